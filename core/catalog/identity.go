@@ -1,0 +1,204 @@
+package catalog
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// programName is the leading token a user may type before a CLI path
+// ("dws chat message send"); identity lookups ignore it.
+const programName = "dws"
+
+// NormalizeCLIPath collapses whitespace and drops a leading program name:
+// " dws  chat message " → "chat message".
+func NormalizeCLIPath(path string) string {
+	parts := strings.Fields(path)
+	if len(parts) > 0 && parts[0] == programName {
+		parts = parts[1:]
+	}
+	return strings.Join(parts, " ")
+}
+
+// NormalizeQueryCLIPath is the lenient form used for user queries: dots,
+// slashes, spaces and tabs all separate tokens, so "dws chat.message.send" and
+// "chat/message/send" both become "chat message send".
+func NormalizeQueryCLIPath(path string) string {
+	parts := SplitPathTokens(path)
+	if len(parts) > 0 && parts[0] == programName {
+		parts = parts[1:]
+	}
+	return strings.Join(parts, " ")
+}
+
+// SplitPathTokens splits on '.', '/', ' ' and '\t', dropping empty pieces.
+func SplitPathTokens(path string) []string {
+	fields := strings.FieldsFunc(strings.TrimSpace(path), func(r rune) bool {
+		return r == '.' || r == '/' || r == ' ' || r == '\t'
+	})
+	out := fields[:0]
+	for _, f := range fields {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// IdentityIndex resolves exact tool identities to a tool position in a flat,
+// canonical-sorted tool list. It is built once and never fuzzy: a name either
+// belongs to exactly one tool or to none.
+type IdentityIndex struct {
+	byCanonical map[string]int
+	byToolPath  map[string]int
+	byCLIPath   map[string]int
+}
+
+// NewIdentityIndex indexes tools (canonical paths, tool paths, CLI paths,
+// primary CLI paths and aliases). It refuses any name that would resolve to
+// two tools, and a tool whose CLI path disagrees with its primary CLI path.
+func NewIdentityIndex(tools []*Tool) (*IdentityIndex, error) {
+	idx := &IdentityIndex{
+		byCanonical: make(map[string]int, len(tools)),
+		byToolPath:  make(map[string]int),
+		byCLIPath:   make(map[string]int, 2*len(tools)),
+	}
+	for pos, tool := range tools {
+		id := &tool.Identity
+		canonical := id.CanonicalPath
+		if canonical == "" {
+			return nil, fmt.Errorf("tool #%d has an empty canonical path", pos)
+		}
+		if NormalizeCLIPath(id.CLIPath) != NormalizeCLIPath(id.PrimaryCLIPath) {
+			return nil, fmt.Errorf("tool %s: cli_path %q differs from primary_cli_path %q", canonical, id.CLIPath, id.PrimaryCLIPath)
+		}
+		if _, dup := idx.byCanonical[canonical]; dup {
+			return nil, fmt.Errorf("duplicate canonical path %q", canonical)
+		}
+		if other, clash := idx.byToolPath[canonical]; clash {
+			return nil, fmt.Errorf("canonical path %q is already the tool path of %s", canonical, tools[other].Identity.CanonicalPath)
+		}
+		idx.byCanonical[canonical] = pos
+
+		toolPaths := []string{id.Path}
+		if id.SourceProductID != "" && id.SourceProductID != id.ProductID {
+			toolPaths = append(toolPaths, id.SourceProductID+"."+id.Name)
+		}
+		for _, path := range SortedUnique(toolPaths) {
+			if path == canonical {
+				continue
+			}
+			if other, clash := idx.byToolPath[path]; clash && other != pos {
+				return nil, fmt.Errorf("tool path %q names both %s and %s", path, tools[other].Identity.CanonicalPath, canonical)
+			}
+			if _, clash := idx.byCanonical[path]; clash {
+				return nil, fmt.Errorf("tool path %q of %s is another tool's canonical path", path, canonical)
+			}
+			idx.byToolPath[path] = pos
+		}
+
+		cliPaths := append([]string{id.CLIPath, id.PrimaryCLIPath}, id.Aliases...)
+		for _, path := range SortedUnique(cliPaths) {
+			path = NormalizeCLIPath(path)
+			if other, clash := idx.byCLIPath[path]; clash && other != pos {
+				return nil, fmt.Errorf("CLI path %q names both %s and %s", path, tools[other].Identity.CanonicalPath, canonical)
+			}
+			idx.byCLIPath[path] = pos
+		}
+	}
+	return idx, nil
+}
+
+// Resolve finds a tool by exact canonical path, then tool path, then
+// normalized CLI path (in that order). Case-sensitive; no fuzzy matching.
+func (x *IdentityIndex) Resolve(path string) (int, bool) {
+	path = strings.TrimSpace(path)
+	if pos, ok := x.byCanonical[path]; ok {
+		return pos, true
+	}
+	if pos, ok := x.byToolPath[path]; ok {
+		return pos, true
+	}
+	pos, ok := x.byCLIPath[NormalizeCLIPath(path)]
+	return pos, ok
+}
+
+// ResolveQuery is Resolve plus the lenient CLI-path form for user queries
+// (dots and slashes as separators).
+func (x *IdentityIndex) ResolveQuery(path string) (int, bool) {
+	if pos, ok := x.Resolve(path); ok {
+		return pos, true
+	}
+	pos, ok := x.byCLIPath[NormalizeQueryCLIPath(path)]
+	return pos, ok
+}
+
+// SurfaceHash hashes command identity only: one row per tool of product,
+// canonical path, source product (when it differs), primary CLI path, the
+// aliases that differ from it, and visibility; rows sorted, joined by "\n",
+// SHA-256, "sha256:"-prefixed hex.
+func SurfaceHash(tools []*Tool) string {
+	rows := make([]string, 0, len(tools))
+	for _, tool := range tools {
+		id := &tool.Identity
+		canonical := strings.TrimSpace(id.CanonicalPath)
+		productID, _, _ := strings.Cut(canonical, ".")
+		source := strings.TrimSpace(id.SourceProductID)
+		if source == productID {
+			source = ""
+		}
+		primary := NormalizeCLIPath(id.PrimaryCLIPath)
+		aliases := make([]string, 0, len(id.Aliases))
+		for _, alias := range id.Aliases {
+			if alias = NormalizeCLIPath(alias); alias != "" && alias != primary {
+				aliases = append(aliases, alias)
+			}
+		}
+		visibility := id.Visibility
+		if visibility == "" {
+			visibility = "public"
+		}
+		rows = append(rows, strings.Join([]string{
+			productID, canonical, source, primary, strings.Join(SortedUnique(aliases), "\x00"), visibility,
+		}, "\x00"))
+	}
+	sort.Strings(rows)
+	sum := sha256.Sum256([]byte(strings.Join(rows, "\n")))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// SortedUnique trims, drops empties and duplicates, and sorts; nil when empty.
+func SortedUnique(values []string) []string {
+	out := StableUnique(values)
+	sort.Strings(out)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// StableUnique trims, drops empties and duplicates, keeping first-seen order.
+func StableUnique(values []string) []string {
+	if values == nil {
+		return nil
+	}
+	seen := make(map[string]struct{}, len(values))
+	out := make([]string, 0, len(values))
+	for _, v := range values {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			continue
+		}
+		if _, dup := seen[v]; dup {
+			continue
+		}
+		seen[v] = struct{}{}
+		out = append(out, v)
+	}
+	return out
+}
+
+func trimSpace(s string) string { return strings.TrimFunc(s, unicode.IsSpace) }

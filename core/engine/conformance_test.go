@@ -1,0 +1,205 @@
+package engine_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/importer/dws"
+	"github.com/toolsift/toolsift/core/profile"
+	"github.com/toolsift/toolsift/core/wire"
+	"github.com/toolsift/toolsift/testdata"
+)
+
+var dwsEngine = sync.OnceValues(func() (*engine.Engine, error) {
+	files, err := dws.FilesFromTarGz(testdata.DWSCatalog)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := dws.Import(files)
+	if err != nil {
+		return nil, err
+	}
+	return engine.New(cat, profile.DWSV1)
+})
+
+func newDWSEngine(t testing.TB) *engine.Engine {
+	t.Helper()
+	e, err := dwsEngine()
+	require.NoError(t, err)
+	return e
+}
+
+// goldenLine is one reference vector: a request and either the exact wire
+// bytes or the typed error the reference gave.
+type goldenLine struct {
+	Set          string          `json:"set"`
+	Case         string          `json:"case"`
+	Request      json.RawMessage `json:"request"`
+	WireResponse *string         `json:"wire_response"`
+	Error        *struct {
+		Category string `json:"category"`
+		Reason   string `json:"reason"`
+	} `json:"error"`
+}
+
+func readGolden(t testing.TB, name string) []goldenLine {
+	t.Helper()
+	data, err := testdata.ReadGolden(name)
+	require.NoError(t, err)
+	var lines []goldenLine
+	scanner := bufio.NewScanner(bytes.NewReader(data))
+	scanner.Buffer(make([]byte, 0, 1<<20), 16<<20)
+	for scanner.Scan() {
+		var line goldenLine
+		require.NoError(t, json.Unmarshal(scanner.Bytes(), &line))
+		lines = append(lines, line)
+	}
+	require.NoError(t, scanner.Err())
+	require.NotEmpty(t, lines)
+	return lines
+}
+
+// withVersion adds "version":"tool-search.v1" to a golden request object
+// (the reference's CLI adds it for flag requests).
+func withVersion(t testing.TB, request json.RawMessage) []byte {
+	var fields map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(request, &fields))
+	fields["version"] = json.RawMessage(`"tool-search.v1"`)
+	out, err := json.Marshal(fields)
+	require.NoError(t, err)
+	return out
+}
+
+// searchBytes runs one JSON request through decode → search → encode.
+func searchBytes(e *engine.Engine, request []byte) ([]byte, *wire.Error) {
+	decoded, werr := wire.DecodeSearchRequest(request)
+	if werr != nil {
+		return nil, werr
+	}
+	response, werr := e.Search(decoded)
+	if werr != nil {
+		return nil, werr
+	}
+	out, err := response.AppendJSON(nil)
+	if err != nil {
+		return nil, wire.Internal("encode_failed", err.Error())
+	}
+	return out, nil
+}
+
+func TestSearchConformance(t *testing.T) {
+	e := newDWSEngine(t)
+	total, identical := 0, 0
+	for _, name := range []string{"identity.jsonl.gz", "misc.jsonl.gz", "workflows.jsonl.gz", "intent_use_when.jsonl.gz", "forbidden_avoid_when.jsonl.gz"} {
+		lines := readGolden(t, name)
+		same := 0
+		for i, line := range lines {
+			got, werr := searchBytes(e, withVersion(t, line.Request))
+			ok := false
+			switch {
+			case line.Error != nil:
+				ok = werr != nil && werr.Category == line.Error.Category && werr.Reason == line.Error.Reason
+			case line.WireResponse != nil:
+				ok = werr == nil && string(got) == *line.WireResponse
+			}
+			if ok {
+				same++
+				continue
+			}
+			if same+20 > i { // report the first few differences per set
+				t.Errorf("%s line %d (%s) request %s\n got: %s %v\nwant: %s %+v", name, i+1, line.Set, line.Request, got, werr, deref(line.WireResponse), line.Error)
+			}
+		}
+		t.Logf("%-32s %5d / %5d identical", name, same, len(lines))
+		total += len(lines)
+		identical += same
+	}
+	t.Logf("search conformance: %d / %d identical", identical, total)
+	require.Equal(t, total, identical)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "<none>"
+	}
+	return *s
+}
+
+// inspectErrorCases says how each reference Inspect error case maps onto a
+// JSON request. Cases that exercise CLI flags (--all, --fields, --jq,
+// --format, omitting --compact) have no JSON form and are not replayed.
+var inspectErrorCases = map[string]string{
+	"stale_source_hash":       "replay",
+	"stale_surface_hash":      "replay",
+	"stale_both_hashes":       "replay",
+	"only_source_hash":        "replay",
+	"only_surface_hash":       "replay",
+	"unknown_canonical_path":  "replay: the reference gives no reason code; we add unknown_path",
+	"cli_path_single_arg":     "replay",
+	"cli_path_tokenized_args": "replay",
+	"canonical_split_tokens":  "replay: the reference gives no reason code; we add unknown_path",
+	"cli_path_flag":           "replay",
+	"product_path":            "replay",
+	"no_path":                 "replay",
+	"format_json_explicit":    "replay",
+	"missing_compact":         "cli flags only",
+	"with_all":                "cli flags only",
+	"with_fields":             "cli flags only",
+	"with_jq":                 "cli flags only",
+	"format_table":            "cli flags only",
+}
+
+func TestInspectConformance(t *testing.T) {
+	e := newDWSEngine(t)
+	lines := readGolden(t, "inspect.jsonl.gz")
+	total, identical := 0, 0
+	for i, line := range lines {
+		if line.Set == "inspect_error" {
+			how, known := inspectErrorCases[line.Case]
+			require.True(t, known, "unclassified inspect case %q", line.Case)
+			if how == "cli flags only" {
+				continue
+			}
+		}
+		total++
+		request, werr := wire.DecodeInspectRequest(line.Request)
+		var got []byte
+		if werr == nil {
+			got, werr = e.Inspect(request)
+		}
+		ok := false
+		switch {
+		case line.Error != nil:
+			want := line.Error.Reason
+			if want == "" {
+				want = "unknown_path"
+			}
+			ok = werr != nil && werr.Category == line.Error.Category && werr.Reason == want
+		case line.WireResponse != nil:
+			ok = werr == nil && string(got) == *line.WireResponse
+		}
+		if ok {
+			identical++
+			continue
+		}
+		if total-identical <= 5 {
+			t.Errorf("inspect line %d (%s %s): got %v\n%s\nwant %+v\n%s", i+1, line.Set, line.Case, werr, clip(got), line.Error, clip([]byte(deref(line.WireResponse))))
+		}
+	}
+	t.Logf("inspect conformance: %d / %d identical", identical, total)
+	require.Equal(t, total, identical)
+}
+
+func clip(b []byte) string {
+	if len(b) > 3000 {
+		return fmt.Sprintf("%s… (%d bytes)", b[:3000], len(b))
+	}
+	return string(b)
+}

@@ -1,0 +1,240 @@
+// Package engine answers tool-search.v1 and schema-inspect.v1 requests over
+// one immutable catalog generation. An Engine is built once (New) and is then
+// read-only, so any number of goroutines may search it at once.
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/index"
+	"github.com/toolsift/toolsift/core/profile"
+	"github.com/toolsift/toolsift/core/text"
+)
+
+// Engine is an immutable search and inspect engine over one catalog.
+type Engine struct {
+	profile   *profile.Profile
+	tokenizer text.Tokenizer
+	version   catalog.VersionRef
+	explain   bool
+
+	products []*catalog.Product // sorted by ID
+	tools    []*catalog.Tool    // document order: canonical path ascending
+	docs     []document         // per tool, same order
+	identity *catalog.IdentityIndex
+	index    *index.Index
+
+	productByID  map[string]int // lookup only, never iterated
+	productCores []string       // per product: display-name key, "" if none
+
+	scratch sync.Pool // *index.Scratch
+}
+
+// document is what the pipeline needs per tool besides the catalog entry.
+type document struct {
+	product    int
+	executable bool
+	avoidWhen  []string // lower-cased avoid_when phrases that can demote
+}
+
+// New builds an engine: it tokenizes every tool's fields with the profile's
+// tokenizer and indexes them. It fails on identity collisions or an unknown
+// tokenizer.
+func New(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
+	e, tokens, err := newUnindexed(cat, p)
+	if err != nil {
+		return nil, err
+	}
+	e.index = index.Build(tokens)
+	e.index.Prepare(p.K1, p.B)
+	return e, nil
+}
+
+// NewWithIndex builds an engine around a prebuilt index (from a snapshot),
+// without tokenizing the catalog again.
+func NewWithIndex(cat *catalog.Catalog, p *profile.Profile, ix *index.Index) (*Engine, error) {
+	e, _, err := newUnindexed(cat, p)
+	if err != nil {
+		return nil, err
+	}
+	if ix.Docs != len(e.tools) {
+		return nil, fmt.Errorf("index covers %d documents, catalog has %d tools", ix.Docs, len(e.tools))
+	}
+	if err := ix.Validate(); err != nil {
+		return nil, err
+	}
+	ix.Prepare(p.K1, p.B)
+	e.index = ix
+	return e, nil
+}
+
+func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, [][profile.NumFields][]string, error) {
+	if err := validateProfile(p); err != nil {
+		return nil, nil, err
+	}
+	tokenizer, ok := text.Lookup(p.Tokenizer)
+	if !ok {
+		return nil, nil, fmt.Errorf("profile %s names unknown tokenizer %q", p.Name, p.Tokenizer)
+	}
+	e := &Engine{
+		profile:     p,
+		tokenizer:   tokenizer,
+		version:     cat.Version,
+		productByID: make(map[string]int, len(cat.Products)),
+	}
+	for i := range cat.Products {
+		e.products = append(e.products, &cat.Products[i])
+	}
+	sort.Slice(e.products, func(i, j int) bool { return e.products[i].ID < e.products[j].ID })
+	productOf := map[*catalog.Tool]int{}
+	for i, product := range e.products {
+		if _, dup := e.productByID[product.ID]; dup {
+			return nil, nil, fmt.Errorf("duplicate product %q", product.ID)
+		}
+		e.productByID[product.ID] = i
+		e.productCores = append(e.productCores, productNameCore(product, p.ProductNameSuffixes))
+		for t := range product.Tools {
+			tool := &product.Tools[t]
+			if tool.Identity.ProductID != product.ID {
+				return nil, nil, fmt.Errorf("tool %s is listed under product %q", tool.Identity.CanonicalPath, product.ID)
+			}
+			e.tools = append(e.tools, tool)
+			productOf[tool] = i
+		}
+	}
+	sort.Slice(e.tools, func(i, j int) bool { return e.tools[i].Identity.CanonicalPath < e.tools[j].Identity.CanonicalPath })
+
+	identity, err := catalog.NewIdentityIndex(e.tools)
+	if err != nil {
+		return nil, nil, err
+	}
+	e.identity = identity
+
+	tokens := make([][profile.NumFields][]string, len(e.tools))
+	e.docs = make([]document, len(e.tools))
+	for doc, tool := range e.tools {
+		product := productOf[tool]
+		e.docs[doc] = document{
+			product:    product,
+			executable: tool.Interface.AgentExecutable(),
+			avoidWhen:  demotingPhrases(tool.Selection.AvoidWhen, p.AvoidWhenBoilerplate),
+		}
+		fields := p.Project(tool, e.products[product])
+		for f := range fields {
+			tokens[doc][f] = tokenizer.AppendTokens(nil, fields[f])
+		}
+	}
+	return e, tokens, nil
+}
+
+func validateProfile(p *profile.Profile) error {
+	finite := func(v float64) bool { return v == v && v < 1e308 && v > -1e308 }
+	switch {
+	case p == nil:
+		return fmt.Errorf("no profile")
+	case !finite(p.K1) || p.K1 <= 0:
+		return fmt.Errorf("profile %s: k1 must be finite and positive", p.Name)
+	case !finite(p.B) || p.B < 0 || p.B > 1:
+		return fmt.Errorf("profile %s: b must be within [0, 1]", p.Name)
+	case p.Algorithm != profile.BM25 && p.Algorithm != profile.TFIDF:
+		return fmt.Errorf("profile %s: unknown algorithm %q", p.Name, p.Algorithm)
+	case !(p.ScoreQuantum > 0):
+		return fmt.Errorf("profile %s: score quantum must be positive", p.Name)
+	}
+	for f, w := range p.Weights {
+		if !finite(w) || w < 0 {
+			return fmt.Errorf("profile %s: weight of %s must be finite and non-negative", p.Name, profile.Field(f))
+		}
+	}
+	return nil
+}
+
+// demotingPhrases lower-cases and trims avoid_when phrases, dropping empty
+// ones and the boilerplate that every shortcut carries.
+func demotingPhrases(avoidWhen []string, boilerplate string) []string {
+	var out []string
+	for _, phrase := range avoidWhen {
+		phrase = strings.ToLower(strings.TrimSpace(phrase))
+		if phrase == "" || (boilerplate != "" && strings.Contains(phrase, boilerplate)) {
+			continue
+		}
+		out = append(out, phrase)
+	}
+	return out
+}
+
+// productNameKey folds text for product-name containment: NFKC, all
+// whitespace (including the ideographic space) removed, ASCII upper case
+// lowered.
+func productNameKey(value string) string {
+	if value = strings.TrimSpace(value); value == "" {
+		return ""
+	}
+	var b strings.Builder
+	for _, r := range text.NFKC(value) {
+		switch {
+		case unicode.IsSpace(r) || r == '\u3000':
+		case r >= 'A' && r <= 'Z':
+			b.WriteRune(r + ('a' - 'A'))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// productNameCore is the key of a product's display name (Name, else
+// Description) with one generic trailing word such as 「管理」 removed, since
+// users say 「钉钉表格」, not 「钉钉表格管理」.
+func productNameCore(product *catalog.Product, suffixes []string) string {
+	display := strings.TrimSpace(product.Name)
+	if display == "" {
+		display = strings.TrimSpace(product.Description)
+	}
+	key := productNameKey(display)
+	if key == "" {
+		return ""
+	}
+	for _, suffix := range suffixes {
+		if runeLen(key) <= runeLen(suffix) {
+			continue
+		}
+		if trimmed := strings.TrimSuffix(key, suffix); trimmed != key && productNameKey(trimmed) != "" {
+			return trimmed
+		}
+	}
+	return key
+}
+
+func runeLen(s string) int { return len([]rune(s)) }
+
+// Version is the catalog generation this engine answers for.
+func (e *Engine) Version() catalog.VersionRef { return e.version }
+
+// Profile is the ranking profile in use.
+func (e *Engine) Profile() *profile.Profile { return e.profile }
+
+// ToolCount is the number of tools indexed.
+func (e *Engine) ToolCount() int { return len(e.tools) }
+
+// Index exposes the prebuilt index (for snapshots). Callers must not modify it.
+func (e *Engine) Index() *index.Index { return e.index }
+
+// WithExplain returns an engine sharing e's index whose responses carry a
+// score_breakdown on every candidate (for tuning, never for agents).
+func (e *Engine) WithExplain(on bool) *Engine {
+	if on == e.explain {
+		return e
+	}
+	c := &Engine{
+		profile: e.profile, tokenizer: e.tokenizer, version: e.version, explain: on,
+		products: e.products, tools: e.tools, docs: e.docs, identity: e.identity, index: e.index,
+		productByID: e.productByID, productCores: e.productCores,
+	}
+	return c
+}

@@ -1,0 +1,387 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolsift/toolsift/core/index"
+	"github.com/toolsift/toolsift/core/profile"
+	"github.com/toolsift/toolsift/core/text"
+	"github.com/toolsift/toolsift/core/wire"
+)
+
+// query is a validated, normalized single search.
+type query struct {
+	text           string
+	limit          int
+	candidateLimit int
+	products       []string // sorted, unique
+	effects        []string // sorted, unique, lower case
+	excluded       []string // sorted, unique
+}
+
+// Search answers one tool-search.v1 request. Errors are *wire.Error; a
+// failed request never changes the engine.
+func (e *Engine) Search(request wire.SearchRequest) (*wire.SearchResponse, *wire.Error) {
+	if len(request.Subqueries) > 0 {
+		return e.searchDecomposed(request)
+	}
+	q, err := e.validate(request)
+	if err != nil {
+		return nil, err
+	}
+	return e.search(q)
+}
+
+// search is the pipeline, top to bottom: exact guard → hard filters →
+// lexical retrieval with avoid_when demotion → named-product lift → cut →
+// finalize under the byte budget.
+func (e *Engine) search(q query) (*wire.SearchResponse, *wire.Error) {
+	response := e.newResponse(q.text, e.profile.Algorithm)
+
+	// 1. Exact guard: a query that is a tool's identity returns that tool
+	// alone, or nothing with the reason it was filtered; never its siblings.
+	if doc, ok := e.identity.ResolveQuery(text.NFKC(q.text)); ok {
+		if reason := e.ineligibleReason(doc, q); reason != "" {
+			response.Strategy = wire.StrategyExactFiltered
+			response.Abstained = true
+			response.ExactFiltered = &wire.ExactFiltered{CanonicalPath: e.tools[doc].Identity.CanonicalPath, Reason: reason}
+			return e.finalize(response)
+		}
+		response.Strategy = wire.StrategyExactGuard
+		reference := e.reference(doc, []string{"identity"}, []string{"exact"})
+		reference.Rank = 1
+		if e.explain {
+			reference.ScoreBreakdown = &wire.ScoreBreakdown{Score: 1, FieldScores: []wire.FieldScore{{Field: "identity", Score: 1}}}
+		}
+		response.Candidates = []wire.ToolReference{reference}
+		return e.finalize(response)
+	}
+
+	// 2. Hard filters decide which documents may be scored at all.
+	eligible := e.eligibility(q)
+
+	// 3. Lexical retrieval over the eligible documents, then avoid_when
+	// demotion of the retrieved candidates.
+	scratch := e.getScratch()
+	defer e.scratch.Put(scratch)
+	terms := index.QueryTerms(e.tokenizer.AppendTokens(nil, q.text))
+	scored := e.index.Score(e.profile.Algorithm, &e.profile.Weights, terms, eligible, scratch)
+	quantum := e.profile.ScoreQuantum
+	ranked := append([]index.Hit(nil), scored...)
+	ranked = index.Top(ranked, -1, quantum)
+	hits := e.demote(q.text, cut(ranked, q.candidateLimit))
+
+	// 4. Named-product lift: a query that names a product by its display name
+	// keeps that product's best tool in the results.
+	if named := e.namedProduct(q.text); named >= 0 {
+		hits = e.liftNamedProduct(q.text, hits, ranked, named)
+	}
+
+	// 5. Cut to the limit and number the ranks.
+	if len(hits) > q.limit {
+		hits = hits[:q.limit]
+	}
+	for i, hit := range hits {
+		reference := e.reference(int(hit.Doc), matchedFields(&hit.Hit), []string{e.profile.Algorithm})
+		reference.Rank = i + 1
+		if e.explain {
+			reference.ScoreBreakdown = hit.breakdown
+		}
+		response.Candidates = append(response.Candidates, reference)
+	}
+	return e.finalize(response)
+}
+
+// candidate is a retrieved hit with its explanation.
+type candidate struct {
+	index.Hit
+	breakdown *wire.ScoreBreakdown
+}
+
+func cut(ranked []index.Hit, k int) []index.Hit {
+	if len(ranked) > k {
+		return ranked[:k]
+	}
+	return ranked
+}
+
+// demote multiplies the score of every hit whose avoid_when phrase the query
+// quotes by the profile's penalty, and re-ranks if anything moved.
+func (e *Engine) demote(queryText string, hits []index.Hit) []candidate {
+	lowered := strings.ToLower(strings.TrimSpace(queryText))
+	out := make([]candidate, len(hits))
+	penalized := false
+	for i, hit := range hits {
+		out[i].Hit = hit
+		reason := e.avoidWhenReason(lowered, int(hit.Doc))
+		if reason != "" {
+			out[i].Score *= e.profile.AvoidWhenPenalty
+			penalized = true
+		}
+		if e.explain {
+			out[i].breakdown = breakdown(&out[i].Hit, reason)
+		}
+	}
+	if penalized {
+		quantum := e.profile.ScoreQuantum
+		sort.Slice(out, func(i, j int) bool { return index.Less(&out[i].Hit, &out[j].Hit, quantum) })
+	}
+	return out
+}
+
+func (e *Engine) avoidWhenReason(loweredQuery string, doc int) string {
+	if loweredQuery == "" {
+		return ""
+	}
+	for _, phrase := range e.docs[doc].avoidWhen {
+		if strings.Contains(loweredQuery, phrase) {
+			return phrase
+		}
+	}
+	return ""
+}
+
+// namedProduct returns the product whose display-name core the query
+// contains, or -1. When several match, the longest core wins; when the
+// longest length is shared, no product is named. (The reference walks a Go
+// map here, so with three or more matches its answer can depend on map
+// order; this rule is the deterministic reading of its intent.)
+func (e *Engine) namedProduct(queryText string) int {
+	key := productNameKey(queryText)
+	if key == "" {
+		return -1
+	}
+	best, bestLen, tied := -1, 0, false
+	for i, core := range e.productCores {
+		if core == "" || !strings.Contains(key, core) {
+			continue
+		}
+		switch n := runeLen(core); {
+		case n > bestLen:
+			best, bestLen, tied = i, n, false
+		case n == bestLen:
+			tied = true
+		}
+	}
+	if tied {
+		return -1
+	}
+	return best
+}
+
+// liftNamedProduct adds the named product's best eligible tool when it is
+// missing, then lifts every hit of that product that scores below the top
+// hit to just above it (top + score·boost), keeping their relative order.
+func (e *Engine) liftNamedProduct(queryText string, hits []candidate, ranked []index.Hit, product int) []candidate {
+	var best *index.Hit
+	for i := range ranked { // ranked is in ranking order: the first match is the best
+		if e.docs[ranked[i].Doc].product == product {
+			best = &ranked[i]
+			break
+		}
+	}
+	if best == nil {
+		return hits
+	}
+	present := false
+	for i := range hits {
+		if hits[i].Doc == best.Doc {
+			present = true
+			break
+		}
+	}
+	if !present {
+		hits = append(hits, e.demote(queryText, []index.Hit{*best})...)
+	}
+	top := 0.0
+	for i := range hits {
+		if hits[i].Score > top {
+			top = hits[i].Score
+		}
+	}
+	for i := range hits {
+		if e.docs[hits[i].Doc].product == product && hits[i].Score < top {
+			hits[i].Score = top + hits[i].Score*e.profile.NamedProductBoost
+		}
+	}
+	// The reference sorts raw (not quantized) scores here.
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].Doc < hits[j].Doc
+	})
+	return hits
+}
+
+// matchedFields lists the fields that contributed, largest contribution
+// first, ties by field name.
+func matchedFields(hit *index.Hit) []string {
+	fields := make([]profile.Field, 0, profile.NumFields)
+	for f := profile.Field(0); f < profile.NumFields; f++ {
+		if hit.Fields[f] > 0 {
+			fields = append(fields, f)
+		}
+	}
+	sort.Slice(fields, func(i, j int) bool {
+		a, b := fields[i], fields[j]
+		if hit.Fields[a] != hit.Fields[b] {
+			return hit.Fields[a] > hit.Fields[b]
+		}
+		return a.String() < b.String()
+	})
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = f.String()
+	}
+	return names
+}
+
+func breakdown(hit *index.Hit, avoidWhen string) *wire.ScoreBreakdown {
+	b := &wire.ScoreBreakdown{Score: hit.Score, AvoidWhenPenalty: avoidWhen}
+	for f := profile.Field(0); f < profile.NumFields; f++ {
+		if hit.Fields[f] > 0 {
+			b.FieldScores = append(b.FieldScores, wire.FieldScore{Field: f.String(), Score: hit.Fields[f]})
+		}
+	}
+	return b
+}
+
+// reference builds the public pointer to a tool, truncating long prose.
+func (e *Engine) reference(doc int, matched, sources []string) wire.ToolReference {
+	tool := e.tools[doc]
+	title := truncateRunes(tool.Title, wire.MaxSummaryRunes)
+	summary := truncateRunes(tool.Selection.AgentSummary, wire.MaxSummaryRunes)
+	var truncated []string
+	if title != tool.Title {
+		truncated = append(truncated, "title")
+	}
+	if summary != tool.Selection.AgentSummary {
+		truncated = append(truncated, "agent_summary")
+	}
+	return wire.ToolReference{
+		CanonicalPath:   tool.Identity.CanonicalPath,
+		PrimaryCLIPath:  tool.Identity.PrimaryCLIPath,
+		ProductID:       tool.Identity.ProductID,
+		Title:           title,
+		AgentSummary:    summary,
+		Effect:          tool.Safety.Effect,
+		Risk:            tool.Safety.Risk,
+		Confirmation:    tool.Safety.Confirmation,
+		Idempotency:     tool.Safety.Idempotency,
+		MatchedFields:   matched,
+		RankSources:     sources,
+		TruncatedFields: truncated,
+		RequiresInspect: true,
+	}
+}
+
+func truncateRunes(s string, limit int) string {
+	if utf8.RuneCountInString(s) <= limit {
+		return s
+	}
+	return string([]rune(s)[:limit])
+}
+
+// eligibility marks the documents that pass the hard filters.
+func (e *Engine) eligibility(q query) []bool {
+	eligible := make([]bool, len(e.tools))
+	for doc := range e.tools {
+		eligible[doc] = e.ineligibleReason(doc, q) == ""
+	}
+	return eligible
+}
+
+// ineligibleReason applies the hard filters in the reference's order:
+// excluded → product_mismatch → effect_mismatch → unavailable.
+func (e *Engine) ineligibleReason(doc int, q query) string {
+	tool := e.tools[doc]
+	switch {
+	case contains(q.excluded, tool.Identity.CanonicalPath):
+		return "excluded"
+	case len(q.products) > 0 && !contains(q.products, tool.Identity.ProductID):
+		return "product_mismatch"
+	case len(q.effects) > 0 && !contains(q.effects, tool.Safety.Effect):
+		return "effect_mismatch"
+	case !e.docs[doc].executable:
+		return "unavailable"
+	}
+	return ""
+}
+
+// contains reports whether sorted holds value.
+func contains(sorted []string, value string) bool {
+	i := sort.SearchStrings(sorted, value)
+	return i < len(sorted) && sorted[i] == value
+}
+
+func (e *Engine) newResponse(queryText, strategy string) *wire.SearchResponse {
+	return &wire.SearchResponse{
+		Version:    wire.SearchVersion,
+		Catalog:    e.version,
+		Query:      queryText,
+		Strategy:   strategy,
+		Candidates: []wire.ToolReference{},
+	}
+}
+
+// finalize sets abstained, weak_match and the hints, then enforces the byte
+// budget by dropping whole candidates from the end.
+func (e *Engine) finalize(r *wire.SearchResponse) (*wire.SearchResponse, *wire.Error) {
+	r.Abstained = r.Abstained || len(r.Candidates) == 0
+	if r.Abstained && r.Hint == "" && r.ExactFiltered == nil {
+		r.Hint = e.profile.AbstainHint
+	}
+	if !r.Abstained && len(r.Candidates) > 0 && !hasStrongMatch(r.Candidates) {
+		r.WeakMatch = true
+		if r.Hint == "" {
+			r.Hint = e.profile.WeakMatchHint
+		}
+	}
+	var buf []byte
+	for {
+		var err error
+		buf, err = r.AppendJSON(buf[:0])
+		if err != nil {
+			return nil, wire.Internal("encode_failed", err.Error())
+		}
+		if len(buf)+1 <= wire.MaxResponseBytes {
+			return r, nil
+		}
+		if len(r.Candidates) == 0 {
+			return nil, wire.Internal("response_too_large", fmt.Sprintf("response exceeds %d bytes without candidates", wire.MaxResponseBytes))
+		}
+		r.Candidates = r.Candidates[:len(r.Candidates)-1]
+		r.Truncated = true
+		r.Abstained = len(r.Candidates) == 0
+		if r.Abstained {
+			r.WeakMatch = false
+			r.Hint = e.profile.AbstainHint
+		}
+		for i := range r.Candidates {
+			r.Candidates[i].Rank = i + 1
+		}
+	}
+}
+
+// hasStrongMatch: some candidate matched on identity or summary.
+func hasStrongMatch(candidates []wire.ToolReference) bool {
+	for i := range candidates {
+		for _, field := range candidates[i].MatchedFields {
+			if field == "identity" || field == "summary" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (e *Engine) getScratch() *index.Scratch {
+	if s, ok := e.scratch.Get().(*index.Scratch); ok {
+		return s
+	}
+	return new(index.Scratch)
+}

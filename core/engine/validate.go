@@ -1,0 +1,173 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/text"
+	"github.com/toolsift/toolsift/core/wire"
+)
+
+var knownEffects = map[string]bool{"read": true, "write": true, "destructive": true}
+
+// validate normalizes one search request, checking in the reference's order:
+// query_required → query_too_long → dangerous_query_unicode → invalid_limit →
+// invalid_candidate_limit → dangerous_filter_unicode (product_ids, effects,
+// exclude_canonical) → invalid_effect → unknown_product.
+func (e *Engine) validate(r wire.SearchRequest) (query, *wire.Error) {
+	q := query{text: strings.TrimSpace(r.Query), limit: r.Limit, candidateLimit: r.CandidateLimit}
+	if q.text == "" {
+		return query{}, wire.Validation("query_required", "a query is required")
+	}
+	if utf8.RuneCountInString(q.text) > wire.MaxQueryRunes || len(q.text) > wire.MaxQueryBytes {
+		return query{}, wire.Validation("query_too_long",
+			fmt.Sprintf("the query is longer than %d characters or %d UTF-8 bytes", wire.MaxQueryRunes, wire.MaxQueryBytes))
+	}
+	if problem := unsafeText(q.text); problem != "" {
+		return query{}, wire.Validation("dangerous_query_unicode", "the query contains "+problem)
+	}
+	if q.limit < 0 || q.limit > wire.MaxLimit {
+		return query{}, wire.Validation("invalid_limit", fmt.Sprintf("limit must be between 1 and %d (0 means %d)", wire.MaxLimit, wire.DefaultLimit))
+	}
+	if q.limit == 0 {
+		q.limit = wire.DefaultLimit
+	}
+	if q.candidateLimit < 0 || q.candidateLimit > wire.MaxCandidateLimit {
+		return query{}, wire.Validation("invalid_candidate_limit",
+			fmt.Sprintf("candidate_limit must be between 1 and %d (0 means %d)", wire.MaxCandidateLimit, wire.DefaultCandidateLimit))
+	}
+	if q.candidateLimit == 0 {
+		q.candidateLimit = wire.DefaultCandidateLimit
+	}
+	if q.candidateLimit < q.limit {
+		q.candidateLimit = q.limit
+	}
+	q.products = catalog.SortedUnique(r.ProductIDs)
+	q.effects = catalog.SortedUnique(r.Effects)
+	q.excluded = catalog.SortedUnique(r.ExcludeCanonical)
+	// Unsafe characters are refused before any vocabulary check, so that a
+	// control or bidi character is never echoed back in another error.
+	for _, filter := range []struct {
+		name   string
+		values []string
+	}{{"product_ids", q.products}, {"effects", q.effects}, {"exclude_canonical", q.excluded}} {
+		for _, value := range filter.values {
+			if problem := unsafeText(value); problem != "" {
+				return query{}, wire.Validation("dangerous_filter_unicode", filter.name+" contains "+problem)
+			}
+		}
+	}
+	for i, effect := range q.effects {
+		q.effects[i] = strings.ToLower(effect)
+	}
+	for _, effect := range q.effects {
+		if !knownEffects[effect] {
+			return query{}, wire.Validation("invalid_effect", fmt.Sprintf("effect %q is not one of read, write, destructive", effect))
+		}
+	}
+	for _, product := range q.products {
+		if _, ok := e.productByID[product]; !ok {
+			return query{}, wire.Validation("unknown_product", fmt.Sprintf("product %q is not in this catalog", product))
+		}
+	}
+	return q, nil
+}
+
+func unsafeText(s string) string {
+	switch text.CheckUnsafe(s) {
+	case text.ControlChar:
+		return "a control character"
+	case text.DangerousUnicode:
+		return "an invisible or bidirectional-override character"
+	}
+	return ""
+}
+
+// searchDecomposed runs each subquery as its own search with the shared
+// limit and filters and merges the results round-robin by rank, so that one
+// action cannot take the whole budget of a multi-step workflow. If any
+// subquery names a tool that the filters exclude, the whole answer is that
+// exclusion (fail closed).
+func (e *Engine) searchDecomposed(r wire.SearchRequest) (*wire.SearchResponse, *wire.Error) {
+	subqueries := catalog.StableUnique(r.Subqueries)
+	if len(subqueries) == 0 {
+		return nil, wire.Validation("subquery_required", "subqueries must hold at least one non-empty query")
+	}
+	if len(subqueries) > wire.MaxSubqueries {
+		return nil, wire.Validation("too_many_subqueries", fmt.Sprintf("at most %d subqueries are allowed", wire.MaxSubqueries))
+	}
+	total := 0
+	for _, s := range subqueries {
+		total += len(s)
+	}
+	if total > wire.MaxSubqueriesBytes {
+		return nil, wire.Validation("subqueries_too_large", fmt.Sprintf("subqueries exceed %d UTF-8 bytes together", wire.MaxSubqueriesBytes))
+	}
+	// The shared settings are validated with the query, or with the first
+	// subquery when there is no query.
+	base := r
+	base.Subqueries = nil
+	if strings.TrimSpace(r.Query) == "" {
+		base.Query = subqueries[0]
+	}
+	shared, err := e.validate(base)
+	if err != nil {
+		return nil, err
+	}
+	responseQuery := strings.TrimSpace(r.Query)
+	if responseQuery == "" {
+		responseQuery = strings.Join(subqueries, " + ")
+	}
+
+	results := make([]*wire.SearchResponse, 0, len(subqueries))
+	for _, s := range subqueries {
+		item := base
+		item.Query = s
+		item.Limit = shared.limit
+		q, err := e.validate(item)
+		if err != nil {
+			return nil, err
+		}
+		result, err := e.search(q)
+		if err != nil {
+			return nil, err
+		}
+		if result.ExactFiltered != nil {
+			response := e.newResponse(responseQuery, wire.StrategyDecomposedExactFiltered)
+			response.Subqueries = subqueries
+			response.Abstained = true
+			response.ExactFiltered = result.ExactFiltered
+			return e.finalize(response)
+		}
+		results = append(results, result)
+	}
+
+	response := e.newResponse(responseQuery, wire.StrategyDecomposedRoundRobin)
+	response.Subqueries = subqueries
+	seen := map[string]bool{}
+	for rank := 0; len(response.Candidates) < shared.limit; rank++ {
+		added := false
+		for _, result := range results {
+			if rank >= len(result.Candidates) {
+				continue
+			}
+			added = true
+			candidate := result.Candidates[rank]
+			if seen[candidate.CanonicalPath] {
+				continue
+			}
+			seen[candidate.CanonicalPath] = true
+			candidate.Rank = len(response.Candidates) + 1
+			response.Candidates = append(response.Candidates, candidate)
+			if len(response.Candidates) == shared.limit {
+				break
+			}
+		}
+		if !added {
+			break
+		}
+	}
+	return e.finalize(response)
+}

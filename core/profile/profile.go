@@ -1,0 +1,147 @@
+// Package profile fixes everything that changes ranking: the tokenizer, the
+// indexed fields and their weights, the scoring algorithm and its constants,
+// the demotion and lift rules, and the hint texts. A snapshot records the name
+// of its profile; a released profile never changes behaviour, so a stored
+// snapshot answers the same forever. Better ranking arrives as a new name.
+package profile
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/toolsift/toolsift/core/catalog"
+)
+
+// Field is one indexed text field. The numeric order is the fixed order in
+// which per-field scores are added, which keeps float sums deterministic.
+type Field int
+
+// The indexed fields, in summation order.
+const (
+	Identity Field = iota
+	Summary
+	Description
+	Parameters
+	UseWhen
+	NumFields
+)
+
+var fieldNames = [NumFields]string{"identity", "summary", "description", "parameters", "use_when"}
+
+// String is the field's wire name (as in matched_fields).
+func (f Field) String() string { return fieldNames[f] }
+
+// Scoring algorithms. The name is echoed as the response strategy.
+const (
+	BM25  = "fielded_bm25_ensemble"
+	TFIDF = "fielded_tfidf_cosine"
+)
+
+// Profile is an immutable ranking configuration.
+type Profile struct {
+	Name      string
+	Tokenizer string // a core/text tokenizer name
+	Algorithm string // BM25 or TFIDF
+	K1, B     float64
+	Weights   [NumFields]float64
+	// IndexUseWhen indexes selection.use_when prose. Off in dws-v1: those
+	// sentences are the evaluation queries, and indexing them leaks answers.
+	IndexUseWhen bool
+
+	// AvoidWhenPenalty multiplies the score of a hit whose avoid_when phrase
+	// the query quotes; phrases containing AvoidWhenBoilerplate are ignored.
+	AvoidWhenPenalty     float64
+	AvoidWhenBoilerplate string
+
+	// NamedProductBoost lifts the hits of a product the query names by its
+	// display name just above the best hit; ProductNameSuffixes are generic
+	// words trimmed from display names before matching.
+	NamedProductBoost   float64
+	ProductNameSuffixes []string
+
+	// ScoreQuantum: scores are rounded to 1/ScoreQuantum before sorting, so
+	// that last-ulp differences between platforms cannot reorder results.
+	ScoreQuantum float64
+
+	AbstainHint   string // no candidates
+	WeakMatchHint string // candidates matched only weak fields
+}
+
+// DWSV1 reproduces the DingTalk Workspace CLI reference engine exactly.
+var DWSV1 = &Profile{
+	Name:      "dws-v1",
+	Tokenizer: "dws-v1",
+	Algorithm: BM25,
+	K1:        0.9,
+	B:         0.4,
+	Weights:   [NumFields]float64{Identity: 8, Summary: 5, Description: 2, Parameters: 2, UseWhen: 3},
+
+	AvoidWhenPenalty:     0.20,
+	AvoidWhenBoilerplate: "需要该 shortcut 未公开的底层参数",
+
+	NamedProductBoost:   0.01,
+	ProductNameSuffixes: []string{"操作", "管理", "工具", "服务"},
+
+	ScoreQuantum: 1e9,
+
+	AbstainHint:   "当前 Catalog 无匹配命令。可用 dws schema <product> --compact 复核该产品能力边界；若仍无对应能力，应如实结论为不支持，不要逐产品枚举试探。",
+	WeakMatchHint: "候选仅命中弱相关字段，目标能力很可能不存在。最多用 dws schema <product> --compact 复核一次；仍无对应能力就如实结论为不支持，不要逐个候选或逐产品试探。",
+}
+
+var registry = map[string]*Profile{DWSV1.Name: DWSV1}
+
+// Lookup returns the profile registered under name.
+func Lookup(name string) (*Profile, bool) {
+	p, ok := registry[name]
+	return p, ok
+}
+
+// WithAlgorithm returns a copy of p scoring with another algorithm (for
+// comparisons; the copy keeps p's name plus "+algorithm").
+func (p *Profile) WithAlgorithm(algorithm string) (*Profile, error) {
+	if algorithm != BM25 && algorithm != TFIDF {
+		return nil, fmt.Errorf("unknown scoring algorithm %q (want %s or %s)", algorithm, BM25, TFIDF)
+	}
+	if algorithm == p.Algorithm {
+		return p, nil
+	}
+	copy := *p
+	copy.Algorithm = algorithm
+	copy.Name = p.Name + "+" + algorithm
+	return &copy, nil
+}
+
+// Project returns the text of each indexed field of tool. Parts are joined by
+// one space and empty parts are kept (so an empty group yields two spaces):
+// the reference indexes exactly these strings.
+func (p *Profile) Project(tool *catalog.Tool, product *catalog.Product) [NumFields]string {
+	id := &tool.Identity
+	identity := []string{id.CanonicalPath, id.Path, id.CLIPath, id.PrimaryCLIPath, id.Name, id.CLIName, id.Group, id.ProductID}
+	// Users name products by display name; folding it into identity keeps a
+	// named product's tools from being crowded out by siblings that share
+	// words. Name and Description are both folded (they often repeat).
+	for _, s := range []string{product.Name, product.Description} {
+		if s = strings.TrimSpace(s); s != "" {
+			identity = append(identity, s)
+		}
+	}
+	identity = append(identity, id.Aliases...)
+
+	parameters := make([]string, 0, 6*len(tool.Parameters))
+	for i := range tool.Parameters {
+		param := &tool.Parameters[i]
+		parameters = append(parameters, param.Name, param.Property, param.Description,
+			param.InterfaceDescription, param.Type, param.InterfaceType)
+		parameters = append(parameters, param.Enum...)
+	}
+
+	var out [NumFields]string
+	out[Identity] = strings.Join(identity, " ")
+	out[Summary] = strings.Join([]string{tool.Selection.AgentSummary, tool.Title, tool.Display}, " ")
+	out[Description] = tool.Description
+	out[Parameters] = strings.Join(parameters, " ")
+	if p.IndexUseWhen {
+		out[UseWhen] = strings.Join(tool.Selection.UseWhen, " ")
+	}
+	return out
+}

@@ -1,0 +1,22 @@
+package wire
+
+// The budgets of tool-search.v1, the one place that knows them.
+const (
+	DefaultLimit          = 5
+	DefaultCandidateLimit = 20
+	MaxLimit              = 20
+	MaxCandidateLimit     = 100
+	MaxQueryRunes         = 256
+	MaxQueryBytes         = 2 << 10
+	MaxSubqueries         = 8
+	MaxSubqueriesBytes    = 2 << 10 // all subqueries together
+	MaxSummaryRunes       = 256     // title and agent_summary in a reference
+	MaxResponseBytes      = 8 << 10 // compact JSON plus one newline
+	MaxRequestBytes       = 64 << 10
+)
+
+// Wire versions.
+const (
+	SearchVersion  = "tool-search.v1"
+	InspectVersion = "schema-inspect.v1"
+)

@@ -1,0 +1,260 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/jsonw"
+)
+
+// SearchRequest is a tool-search.v1 request. ProductIDs, Effects and
+// ExcludeCanonical are hard filters, not relevance hints. Zero Limit and
+// CandidateLimit mean the defaults.
+type SearchRequest struct {
+	Version          string   `json:"version"`
+	Query            string   `json:"query"`
+	Subqueries       []string `json:"subqueries,omitempty"`
+	Limit            int      `json:"limit,omitempty"`
+	CandidateLimit   int      `json:"candidate_limit,omitempty"`
+	ProductIDs       []string `json:"product_ids,omitempty"`
+	Effects          []string `json:"effects,omitempty"`
+	ExcludeCanonical []string `json:"exclude_canonical,omitempty"`
+}
+
+// DecodeSearchRequest strictly decodes one tool-search.v1 request: at most
+// MaxRequestBytes, exactly one JSON object, no unknown fields, and the right
+// version. Field validation (limits, query length, filters) is the engine's.
+func DecodeSearchRequest(data []byte) (SearchRequest, *Error) {
+	var request SearchRequest
+	if err := decodeStrict(data, &request, "tool-search.v1"); err != nil {
+		return SearchRequest{}, err
+	}
+	if request.Version != SearchVersion {
+		return SearchRequest{}, Validation("unsupported_version",
+			`request must carry "version":"tool-search.v1" (use "subqueries" for a decomposed workflow)`)
+	}
+	return request, nil
+}
+
+// decodeStrict is the one strict JSON request decoder. It uses encoding/json
+// deliberately: its acceptance rules (case-insensitive field names, number
+// syntax, duplicate keys) are the reference's, and a request is small.
+func decodeStrict(data []byte, into any, what string) *Error {
+	if len(data) > MaxRequestBytes {
+		return Validation("request_too_large", fmt.Sprintf("%s request is larger than %d bytes", what, MaxRequestBytes))
+	}
+	decoder := json.NewDecoder(bytes.NewReader(data))
+	decoder.DisallowUnknownFields()
+	if err := decoder.Decode(into); err != nil {
+		return Validation("invalid_request_json", fmt.Sprintf("cannot decode %s request: %v", what, err))
+	}
+	var trailing any
+	switch err := decoder.Decode(&trailing); err {
+	case io.EOF:
+		return nil
+	case nil:
+		return Validation("invalid_request_json", what+" request must be exactly one JSON object")
+	default:
+		return Validation("invalid_request_json", fmt.Sprintf("cannot decode %s request: data after the object: %v", what, err))
+	}
+}
+
+// SearchResponse is a tool-search.v1 response.
+type SearchResponse struct {
+	Version       string
+	Catalog       catalog.VersionRef
+	Query         string
+	Subqueries    []string
+	Strategy      string
+	Candidates    []ToolReference // encoded as [] when empty, never null
+	ExactFiltered *ExactFiltered
+	Abstained     bool
+	WeakMatch     bool
+	Hint          string
+	Truncated     bool
+}
+
+// Strategies other than the lexical algorithm names.
+const (
+	StrategyExactGuard              = "exact_guard"
+	StrategyExactFiltered           = "exact_filtered"
+	StrategyDecomposedRoundRobin    = "decomposed_round_robin"
+	StrategyDecomposedExactFiltered = "decomposed_exact_filtered"
+)
+
+// ExactFiltered says why a query that named a tool exactly got no candidate:
+// excluded | product_mismatch | effect_mismatch | unavailable.
+type ExactFiltered struct {
+	CanonicalPath string
+	Reason        string
+}
+
+// ToolReference is the small pointer to a tool that search returns; an agent
+// must Inspect it before running anything.
+type ToolReference struct {
+	CanonicalPath   string
+	PrimaryCLIPath  string
+	ProductID       string
+	Title           string
+	AgentSummary    string
+	Effect          string
+	Risk            string
+	Confirmation    string
+	Idempotency     string
+	Rank            int
+	MatchedFields   []string
+	RankSources     []string
+	TruncatedFields []string
+	RequiresInspect bool
+	ScoreBreakdown  *ScoreBreakdown
+}
+
+// ScoreBreakdown explains a rank (only with explain on). Score is raw, not
+// quantized; FieldScores are the weighted per-field contributions.
+type ScoreBreakdown struct {
+	Score            float64
+	FieldScores      []FieldScore
+	AvoidWhenPenalty string
+}
+
+// FieldScore is one field's weighted contribution.
+type FieldScore struct {
+	Field string
+	Score float64
+}
+
+// AppendJSON appends the compact wire form: the reference's field order and
+// omit-empty rules, HTML-escaped as encoding/json does.
+func (r *SearchResponse) AppendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"version":`...)
+	dst = jsonw.AppendString(dst, r.Version, true)
+	dst = append(dst, `,"catalog":{"source_hash":`...)
+	dst = jsonw.AppendString(dst, r.Catalog.SourceHash, true)
+	dst = append(dst, `,"surface_hash":`...)
+	dst = jsonw.AppendString(dst, r.Catalog.SurfaceHash, true)
+	dst = append(dst, `},"query":`...)
+	dst = jsonw.AppendString(dst, r.Query, true)
+	if len(r.Subqueries) > 0 {
+		dst = append(dst, `,"subqueries":`...)
+		dst = appendStrings(dst, r.Subqueries)
+	}
+	dst = append(dst, `,"strategy":`...)
+	dst = jsonw.AppendString(dst, r.Strategy, true)
+	dst = append(dst, `,"candidates":[`...)
+	for i := range r.Candidates {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = r.Candidates[i].appendJSON(dst); err != nil {
+			return dst, err
+		}
+	}
+	dst = append(dst, ']')
+	if r.ExactFiltered != nil {
+		dst = append(dst, `,"exact_filtered":{"canonical_path":`...)
+		dst = jsonw.AppendString(dst, r.ExactFiltered.CanonicalPath, true)
+		dst = append(dst, `,"reason":`...)
+		dst = jsonw.AppendString(dst, r.ExactFiltered.Reason, true)
+		dst = append(dst, '}')
+	}
+	if r.Abstained {
+		dst = append(dst, `,"abstained":true`...)
+	}
+	if r.WeakMatch {
+		dst = append(dst, `,"weak_match":true`...)
+	}
+	if r.Hint != "" {
+		dst = append(dst, `,"hint":`...)
+		dst = jsonw.AppendString(dst, r.Hint, true)
+	}
+	if r.Truncated {
+		dst = append(dst, `,"truncated":true`...)
+	}
+	return append(dst, '}'), nil
+}
+
+func (t *ToolReference) appendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"canonical_path":`...)
+	dst = jsonw.AppendString(dst, t.CanonicalPath, true)
+	dst = append(dst, `,"primary_cli_path":`...)
+	dst = jsonw.AppendString(dst, t.PrimaryCLIPath, true)
+	dst = append(dst, `,"product_id":`...)
+	dst = jsonw.AppendString(dst, t.ProductID, true)
+	dst = appendOptional(dst, `,"title":`, t.Title)
+	dst = appendOptional(dst, `,"agent_summary":`, t.AgentSummary)
+	dst = appendOptional(dst, `,"effect":`, t.Effect)
+	dst = appendOptional(dst, `,"risk":`, t.Risk)
+	dst = appendOptional(dst, `,"confirmation":`, t.Confirmation)
+	dst = appendOptional(dst, `,"idempotency":`, t.Idempotency)
+	dst = append(dst, `,"rank":`...)
+	dst = jsonw.AppendInt(dst, int64(t.Rank))
+	if len(t.MatchedFields) > 0 {
+		dst = append(dst, `,"matched_fields":`...)
+		dst = appendStrings(dst, t.MatchedFields)
+	}
+	dst = append(dst, `,"rank_sources":`...)
+	if t.RankSources == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = appendStrings(dst, t.RankSources)
+	}
+	if len(t.TruncatedFields) > 0 {
+		dst = append(dst, `,"truncated_fields":`...)
+		dst = appendStrings(dst, t.TruncatedFields)
+	}
+	if t.RequiresInspect {
+		dst = append(dst, `,"requires_inspect":true`...)
+	} else {
+		dst = append(dst, `,"requires_inspect":false`...)
+	}
+	if b := t.ScoreBreakdown; b != nil {
+		var ok bool
+		dst = append(dst, `,"score_breakdown":{"score":`...)
+		if dst, ok = jsonw.AppendFloat(dst, b.Score); !ok {
+			return dst, fmt.Errorf("score of %s is not finite", t.CanonicalPath)
+		}
+		if len(b.FieldScores) > 0 {
+			scores := append([]FieldScore(nil), b.FieldScores...)
+			sort.Slice(scores, func(i, j int) bool { return scores[i].Field < scores[j].Field })
+			dst = append(dst, `,"field_scores":{`...)
+			for i, fs := range scores {
+				if i > 0 {
+					dst = append(dst, ',')
+				}
+				dst = jsonw.AppendString(dst, fs.Field, true)
+				dst = append(dst, ':')
+				if dst, ok = jsonw.AppendFloat(dst, fs.Score); !ok {
+					return dst, fmt.Errorf("field score of %s is not finite", t.CanonicalPath)
+				}
+			}
+			dst = append(dst, '}')
+		}
+		dst = appendOptional(dst, `,"avoid_when_penalty":`, b.AvoidWhenPenalty)
+		dst = append(dst, '}')
+	}
+	return append(dst, '}'), nil
+}
+
+func appendOptional(dst []byte, key, value string) []byte {
+	if value == "" {
+		return dst
+	}
+	dst = append(dst, key...)
+	return jsonw.AppendString(dst, value, true)
+}
+
+func appendStrings(dst []byte, values []string) []byte {
+	dst = append(dst, '[')
+	for i, v := range values {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = jsonw.AppendString(dst, v, true)
+	}
+	return append(dst, ']')
+}

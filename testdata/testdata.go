@@ -1,0 +1,41 @@
+// Package testdata exposes the data files shared by every host's tests and the
+// built-in default catalog, so that nothing outside this repository is needed
+// to build, run or test it. See dws/NOTICE and dws/LICENSE for the catalog's
+// licence (Apache-2.0).
+package testdata
+
+import (
+	"compress/gzip"
+	"embed"
+	"io"
+)
+
+// DWSCatalog is the DingTalk Workspace CLI catalog dump (catalog.json and
+// tools/<product>.json, 27 products, 1,122 tools) as a gzip'd tar.
+//
+//go:embed dws/catalog.tar.gz
+var DWSCatalog []byte
+
+// Golden holds the reference engine's request → response vectors, gzip'd
+// JSONL, under dws/golden/.
+//
+//go:embed dws/golden
+var Golden embed.FS
+
+// ReadGolden returns the decompressed bytes of dws/golden/<name>; a name
+// ending in .gz is decompressed.
+func ReadGolden(name string) ([]byte, error) {
+	f, err := Golden.Open("dws/golden/" + name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if len(name) < 3 || name[len(name)-3:] != ".gz" {
+		return io.ReadAll(f)
+	}
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(zr)
+}
