@@ -14,6 +14,7 @@ import (
 	"github.com/toolsift/toolsift/core/index"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/text"
+	"github.com/toolsift/toolsift/core/wire"
 )
 
 // Engine is an immutable search and inspect engine over one catalog.
@@ -26,8 +27,11 @@ type Engine struct {
 	products []*catalog.Product // sorted by ID
 	tools    []*catalog.Tool    // document order: canonical path ascending
 	docs     []document         // per tool, same order
-	identity *catalog.IdentityIndex
-	index    *index.Index
+	// executable marks the tools an agent may run: the eligibility of a
+	// search without filters.
+	executable []bool
+	identity   *catalog.IdentityIndex
+	index      *index.Index
 
 	productByID  map[string]int // lookup only, never iterated
 	productCores []string       // per product: display-name key, "" if none
@@ -117,6 +121,7 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, [][profile
 
 	tokens := make([][profile.NumFields][]string, len(e.tools))
 	e.docs = make([]document, len(e.tools))
+	e.executable = make([]bool, len(e.tools))
 	for doc, tool := range e.tools {
 		product := productOf[tool]
 		e.docs[doc] = document{
@@ -124,6 +129,7 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, [][profile
 			executable: tool.Interface.AgentExecutable(),
 			avoidWhen:  demotingPhrases(tool.Selection.AvoidWhen, p.AvoidWhenBoilerplate),
 		}
+		e.executable[doc] = e.docs[doc].executable
 		fields := p.Project(tool, e.products[product])
 		for f := range fields {
 			tokens[doc][f] = tokenizer.AppendTokens(nil, fields[f])
@@ -233,8 +239,36 @@ func (e *Engine) WithExplain(on bool) *Engine {
 	}
 	c := &Engine{
 		profile: e.profile, tokenizer: e.tokenizer, version: e.version, explain: on,
-		products: e.products, tools: e.tools, docs: e.docs, identity: e.identity, index: e.index,
+		products: e.products, tools: e.tools, docs: e.docs, executable: e.executable, identity: e.identity, index: e.index,
 		productByID: e.productByID, productCores: e.productCores,
 	}
 	return c
+}
+
+// SearchJSON decodes a tool-search.v1 request, searches, and returns the
+// compact response bytes (without a trailing newline).
+func (e *Engine) SearchJSON(request []byte) ([]byte, *wire.Error) {
+	decoded, err := wire.DecodeSearchRequest(request)
+	if err != nil {
+		return nil, err
+	}
+	response, err := e.Search(decoded)
+	if err != nil {
+		return nil, err
+	}
+	out, encodeErr := response.AppendJSON(make([]byte, 0, 4096))
+	if encodeErr != nil {
+		return nil, wire.Internal("encode_failed", encodeErr.Error())
+	}
+	return out, nil
+}
+
+// InspectJSON decodes a schema-inspect.v1 request and returns the pretty
+// response bytes (without a trailing newline).
+func (e *Engine) InspectJSON(request []byte) ([]byte, *wire.Error) {
+	decoded, err := wire.DecodeInspectRequest(request)
+	if err != nil {
+		return nil, err
+	}
+	return e.Inspect(decoded)
 }

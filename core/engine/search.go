@@ -69,15 +69,12 @@ func (e *Engine) search(q query) (*wire.SearchResponse, *wire.Error) {
 	defer e.scratch.Put(scratch)
 	terms := index.QueryTerms(e.tokenizer.AppendTokens(nil, q.text))
 	scored := e.index.Score(e.profile.Algorithm, &e.profile.Weights, terms, eligible, scratch)
-	quantum := e.profile.ScoreQuantum
-	ranked := append([]index.Hit(nil), scored...)
-	ranked = index.Top(ranked, -1, quantum)
-	hits := e.demote(q.text, cut(ranked, q.candidateLimit))
+	hits := e.demote(q.text, index.Top(scored, q.candidateLimit, e.profile.ScoreQuantum))
 
 	// 4. Named-product lift: a query that names a product by its display name
 	// keeps that product's best tool in the results.
 	if named := e.namedProduct(q.text); named >= 0 {
-		hits = e.liftNamedProduct(q.text, hits, ranked, named)
+		hits = e.liftNamedProduct(q.text, hits, scored, named)
 	}
 
 	// 5. Cut to the limit and number the ranks.
@@ -97,28 +94,21 @@ func (e *Engine) search(q query) (*wire.SearchResponse, *wire.Error) {
 
 // candidate is a retrieved hit with its explanation.
 type candidate struct {
-	index.Hit
+	index.Ranked
 	breakdown *wire.ScoreBreakdown
-}
-
-func cut(ranked []index.Hit, k int) []index.Hit {
-	if len(ranked) > k {
-		return ranked[:k]
-	}
-	return ranked
 }
 
 // demote multiplies the score of every hit whose avoid_when phrase the query
 // quotes by the profile's penalty, and re-ranks if anything moved.
-func (e *Engine) demote(queryText string, hits []index.Hit) []candidate {
+func (e *Engine) demote(queryText string, hits []index.Ranked) []candidate {
 	lowered := strings.ToLower(strings.TrimSpace(queryText))
 	out := make([]candidate, len(hits))
 	penalized := false
 	for i, hit := range hits {
-		out[i].Hit = hit
+		out[i].Ranked = hit
 		reason := e.avoidWhenReason(lowered, int(hit.Doc))
 		if reason != "" {
-			out[i].Score *= e.profile.AvoidWhenPenalty
+			out[i].Ranked = index.Rank(index.Hit{Doc: hit.Doc, Score: hit.Score * e.profile.AvoidWhenPenalty, Fields: hit.Fields}, e.profile.ScoreQuantum)
 			penalized = true
 		}
 		if e.explain {
@@ -126,8 +116,7 @@ func (e *Engine) demote(queryText string, hits []index.Hit) []candidate {
 		}
 	}
 	if penalized {
-		quantum := e.profile.ScoreQuantum
-		sort.Slice(out, func(i, j int) bool { return index.Less(&out[i].Hit, &out[j].Hit, quantum) })
+		sort.Slice(out, func(i, j int) bool { return index.Less(&out[i].Ranked, &out[j].Ranked) })
 	}
 	return out
 }
@@ -175,15 +164,9 @@ func (e *Engine) namedProduct(queryText string) int {
 // liftNamedProduct adds the named product's best eligible tool when it is
 // missing, then lifts every hit of that product that scores below the top
 // hit to just above it (top + score·boost), keeping their relative order.
-func (e *Engine) liftNamedProduct(queryText string, hits []candidate, ranked []index.Hit, product int) []candidate {
-	var best *index.Hit
-	for i := range ranked { // ranked is in ranking order: the first match is the best
-		if e.docs[ranked[i].Doc].product == product {
-			best = &ranked[i]
-			break
-		}
-	}
-	if best == nil {
+func (e *Engine) liftNamedProduct(queryText string, hits []candidate, scored []index.Hit, product int) []candidate {
+	best, found := index.Best(scored, e.profile.ScoreQuantum, func(doc uint32) bool { return e.docs[doc].product == product })
+	if !found {
 		return hits
 	}
 	present := false
@@ -194,7 +177,7 @@ func (e *Engine) liftNamedProduct(queryText string, hits []candidate, ranked []i
 		}
 	}
 	if !present {
-		hits = append(hits, e.demote(queryText, []index.Hit{*best})...)
+		hits = append(hits, e.demote(queryText, []index.Ranked{best})...)
 	}
 	top := 0.0
 	for i := range hits {
@@ -288,6 +271,9 @@ func truncateRunes(s string, limit int) string {
 
 // eligibility marks the documents that pass the hard filters.
 func (e *Engine) eligibility(q query) []bool {
+	if len(q.products) == 0 && len(q.effects) == 0 && len(q.excluded) == 0 {
+		return e.executable // shared and read-only
+	}
 	eligible := make([]bool, len(e.tools))
 	for doc := range e.tools {
 		eligible[doc] = e.ineligibleReason(doc, q) == ""

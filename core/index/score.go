@@ -68,7 +68,8 @@ func (s *Scratch) reset(docs int) {
 }
 
 // Score scores every eligible document that shares a term with the query and
-// returns the documents with a positive score, in document order. eligible
+// returns the documents with a positive score, in no particular order (rank
+// them with Top). eligible
 // has one entry per document. The returned slice lives in s until the next
 // call.
 func (ix *Index) Score(algorithm string, weights *[profile.NumFields]float64, terms []QueryTerm, eligible []bool, s *Scratch) []Hit {
@@ -101,7 +102,6 @@ func (ix *Index) Score(algorithm string, weights *[profile.NumFields]float64, te
 		}
 	}
 
-	sort.Slice(s.touched, func(i, j int) bool { return s.touched[i] < s.touched[j] })
 	for _, doc := range s.touched {
 		hit := Hit{Doc: doc}
 		for f := profile.Field(0); f < profile.NumFields; f++ {
@@ -165,22 +165,64 @@ func Quantize(score, quantum float64) float64 {
 	return math.Round(score*quantum) / quantum
 }
 
+// Ranked is a hit with its quantized sort key.
+type Ranked struct {
+	Hit
+	Key float64
+}
+
 // Less is the canonical ranking order: quantized score descending, then
 // document (canonical path) ascending.
-func Less(a, b *Hit, quantum float64) bool {
-	qa, qb := Quantize(a.Score, quantum), Quantize(b.Score, quantum)
-	if qa != qb {
-		return qa > qb
+func Less(a, b *Ranked) bool {
+	if a.Key != b.Key {
+		return a.Key > b.Key
 	}
 	return a.Doc < b.Doc
 }
 
-// Top sorts hits into ranking order and keeps the first k (k < 0 keeps all).
-// hits is reordered in place.
-func Top(hits []Hit, k int, quantum float64) []Hit {
-	sort.Slice(hits, func(i, j int) bool { return Less(&hits[i], &hits[j], quantum) })
-	if k >= 0 && len(hits) > k {
-		hits = hits[:k]
+// Rank returns hit as a Ranked under quantum.
+func Rank(hit Hit, quantum float64) Ranked {
+	return Ranked{Hit: hit, Key: Quantize(hit.Score, quantum)}
+}
+
+// Top returns the best k hits in ranking order (k < 0: all of them), without
+// sorting the rest: a bounded insertion into a sorted buffer, so a query that
+// touches most of the catalog still costs little when k is small.
+func Top(hits []Hit, k int, quantum float64) []Ranked {
+	if k < 0 || k > len(hits) {
+		k = len(hits)
 	}
-	return hits
+	best := make([]Ranked, 0, k)
+	for _, hit := range hits {
+		r := Rank(hit, quantum)
+		n := len(best)
+		if n == k {
+			if k == 0 || !Less(&r, &best[n-1]) {
+				continue
+			}
+			best = best[:n-1]
+			n--
+		}
+		i := sort.Search(n, func(i int) bool { return Less(&r, &best[i]) })
+		best = append(best, Ranked{})
+		copy(best[i+1:], best[i:n])
+		best[i] = r
+	}
+	return best
+}
+
+// Best returns the best hit among those keep accepts, and false if none.
+func Best(hits []Hit, quantum float64, keep func(doc uint32) bool) (Ranked, bool) {
+	var best Ranked
+	found := false
+	for _, hit := range hits {
+		if !keep(hit.Doc) {
+			continue
+		}
+		r := Rank(hit, quantum)
+		if !found || Less(&r, &best) {
+			best, found = r, true
+		}
+	}
+	return best, found
 }

@@ -1,0 +1,54 @@
+// Command wasmhost searches and inspects a tool catalog from the command
+// line, speaking the same tool-search.v1 and schema-inspect.v1 wire as every
+// other host.
+//
+//	wasmhost search --query "给群里发送文件" [--limit N] [--candidate-limit N]
+//	                [--product p,…] [--effect e,…] [--exclude c,…] [--explain]
+//	wasmhost search --request-json -     one request object on stdin
+//	wasmhost search --batch              one request per stdin line, one answer per stdout line
+//	wasmhost inspect --request-json -    one schema-inspect.v1 request on stdin
+//	wasmhost inspect --path P --expected-source-hash H1 --expected-surface-hash H2
+//
+// Every command takes --engine (native) and --catalog DIR (a DWS catalog
+// dump directory; the default is the built-in DWS catalog). Errors print as
+// {"error":{…}} on stderr with exit code 3 (validation), 5 (internal) or 6
+// (discovery); in --batch mode they print on stdout in the failing request's
+// place and the exit code stays 0.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+const usage = `usage: wasmhost <command> [flags]
+
+commands:
+  search    rank the catalog's tools for a query (tool-search.v1)
+  inspect   show one tool's compact spec, checked against the catalog hashes (schema-inspect.v1)
+
+run "wasmhost <command> -h" for the flags of a command.
+`
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "search":
+		return runSearch(args[1:], stdin, stdout, stderr)
+	case "inspect":
+		return runInspect(args[1:], stdin, stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "wasmhost: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}

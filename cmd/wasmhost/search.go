@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/toolsift/toolsift/core/wire"
+)
+
+func runSearch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("wasmhost search", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		common         engineFlags
+		query          = fs.String("query", "", "natural-language intent, or a canonical / CLI path")
+		limit          = fs.Int("limit", wire.DefaultLimit, fmt.Sprintf("references to return (1-%d; 0 means %d)", wire.MaxLimit, wire.DefaultLimit))
+		candidateLimit = fs.Int("candidate-limit", wire.DefaultCandidateLimit, fmt.Sprintf("candidates retrieved before the cut (1-%d; 0 means %d)", wire.MaxCandidateLimit, wire.DefaultCandidateLimit))
+		products       listFlag
+		effects        listFlag
+		excluded       listFlag
+		requestJSON    = fs.String("request-json", "", `read one tool-search.v1 request object from stdin; the value must be "-"`)
+		batch          = fs.Bool("batch", false, "read newline-delimited tool-search.v1 requests from stdin and answer each on one stdout line")
+	)
+	common.register(fs)
+	fs.Var(&products, "product", "only these product IDs (repeatable, comma-separated)")
+	fs.Var(&effects, "effect", "only these effects: read, write, destructive (repeatable, comma-separated)")
+	fs.Var(&excluded, "exclude", "never these canonical paths (repeatable, comma-separated)")
+	fs.BoolVar(&common.explain, "explain", false, "attach score_breakdown (raw scores) to every candidate; for tuning, not for agents")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "wasmhost search: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	var request []byte
+	if !*batch {
+		var werr *wire.Error
+		request, werr = searchRequestFromFlags(set, strings.TrimSpace(*requestJSON), stdin, wire.SearchRequest{
+			Version:          wire.SearchVersion,
+			Query:            *query,
+			Limit:            *limit,
+			CandidateLimit:   *candidateLimit,
+			ProductIDs:       products.values,
+			Effects:          effects.values,
+			ExcludeCanonical: excluded.values,
+		})
+		if werr != nil {
+			return printError(stderr, werr)
+		}
+	} else {
+		for _, name := range []string{"request-json", "query", "limit", "candidate-limit", "product", "effect", "exclude"} {
+			if set[name] {
+				return printError(stderr, wire.Validation("ambiguous_input", "--batch reads whole requests from stdin and cannot be combined with --"+name))
+			}
+		}
+	}
+
+	engine, err := common.open()
+	if err != nil {
+		fmt.Fprintf(stderr, "wasmhost: %v\n", err)
+		return 1
+	}
+	if *batch {
+		return searchBatch(engine, stdin, stdout, stderr)
+	}
+	response, werr := engine.SearchJSON(request)
+	if werr != nil {
+		return printError(stderr, werr)
+	}
+	stdout.Write(append(response, '\n'))
+	return 0
+}
+
+// searchRequestFromFlags returns the request bytes: stdin for --request-json -,
+// else the flags encoded as a request.
+func searchRequestFromFlags(set map[string]bool, requestJSON string, stdin io.Reader, fromFlags wire.SearchRequest) ([]byte, *wire.Error) {
+	if requestJSON == "" {
+		request, err := json.Marshal(fromFlags)
+		if err != nil {
+			return nil, wire.Internal("encode_failed", err.Error())
+		}
+		return request, nil
+	}
+	if requestJSON != "-" {
+		return nil, wire.Validation("invalid_transport", "--request-json only accepts - (standard input)")
+	}
+	for _, name := range []string{"query", "limit", "candidate-limit", "product", "effect", "exclude"} {
+		if set[name] {
+			return nil, wire.Validation("ambiguous_input", "--request-json cannot be combined with --"+name)
+		}
+	}
+	return readRequest(stdin)
+}
+
+// readRequest reads one request from r, refusing more than MaxRequestBytes.
+func readRequest(r io.Reader) ([]byte, *wire.Error) {
+	data, err := io.ReadAll(io.LimitReader(r, wire.MaxRequestBytes+1))
+	if err != nil {
+		return nil, wire.Validation("read_request_failed", "cannot read the request: "+err.Error())
+	}
+	if len(data) > wire.MaxRequestBytes {
+		return nil, wire.Validation("request_too_large", fmt.Sprintf("the request is larger than %d bytes", wire.MaxRequestBytes))
+	}
+	return data, nil
+}
+
+// searchBatch answers one request per input line, in order: the compact
+// response or the compact error object. Blank lines are skipped. A line over
+// the request budget is answered with request_too_large without being held
+// in memory.
+func searchBatch(engine backend, stdin io.Reader, stdout, stderr io.Writer) int {
+	in := bufio.NewReaderSize(stdin, wire.MaxRequestBytes+2)
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	var line []byte
+	for {
+		chunk, err := in.ReadSlice('\n')
+		tooLarge := false
+		if errors.Is(err, bufio.ErrBufferFull) {
+			tooLarge = true
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = in.ReadSlice('\n')
+			}
+			chunk = nil
+		}
+		if err != nil && err != io.EOF {
+			fmt.Fprintf(stderr, "wasmhost: read stdin: %v\n", err)
+			return 1
+		}
+		line = append(line[:0], bytes.TrimRight(chunk, "\r\n")...)
+		var answer []byte
+		var werr *wire.Error
+		switch {
+		case tooLarge:
+			werr = wire.Validation("request_too_large", fmt.Sprintf("the request is larger than %d bytes", wire.MaxRequestBytes))
+		case len(bytes.TrimSpace(line)) == 0:
+			if err == io.EOF {
+				return 0
+			}
+			continue
+		default:
+			answer, werr = engine.SearchJSON(line)
+		}
+		if werr != nil {
+			answer = werr.AppendJSON(nil)
+		}
+		out.Write(answer)
+		out.WriteByte('\n')
+		if err == io.EOF {
+			return 0
+		}
+	}
+}
+
+// printError writes the error object, indented, to w and returns its exit code.
+func printError(w io.Writer, werr *wire.Error) int {
+	var pretty bytes.Buffer
+	if json.Indent(&pretty, werr.AppendJSON(nil), "", "  ") == nil {
+		pretty.WriteByte('\n')
+		w.Write(pretty.Bytes())
+	}
+	return werr.Code
+}
