@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode"
 )
 
 // programName is the leading token a user may type before a CLI path
@@ -201,4 +200,4 @@ func StableUnique(values []string) []string {
 	return out
 }
 
-func trimSpace(s string) string { return strings.TrimFunc(s, unicode.IsSpace) }
+func trimSpace(s string) string { return strings.TrimSpace(s) }

@@ -67,9 +67,7 @@ func (e *Engine) search(q query) (*wire.SearchResponse, *wire.Error) {
 	// demotion of the retrieved candidates.
 	scratch := e.getScratch()
 	defer e.scratch.Put(scratch)
-	terms := index.QueryTerms(e.tokenizer.AppendTokens(nil, q.text))
-	scored := e.index.Score(e.profile.Algorithm, &e.profile.Weights, terms, eligible, scratch)
-	hits := e.demote(q.text, index.Top(scored, q.candidateLimit, e.profile.ScoreQuantum))
+	hits, scored := e.retrieve(q.text, eligible, q.candidateLimit, scratch)
 
 	// 4. Named-product lift: a query that names a product by its display name
 	// keeps that product's best tool in the results.
@@ -90,6 +88,15 @@ func (e *Engine) search(q query) (*wire.SearchResponse, *wire.Error) {
 		response.Candidates = append(response.Candidates, reference)
 	}
 	return e.finalize(response)
+}
+
+// retrieve is the lexical chain: score the eligible documents, keep the best
+// k, demote those the query warns against. It also returns every scored
+// document (in no order) for the named-product lift.
+func (e *Engine) retrieve(queryText string, eligible []bool, k int, scratch *index.Scratch) ([]candidate, []index.Hit) {
+	terms := index.QueryTerms(e.tokenizer.AppendTokens(nil, queryText))
+	scored := e.index.Score(e.profile.Algorithm, &e.profile.Weights, terms, eligible, scratch)
+	return e.demote(queryText, index.Top(scored, k, e.profile.ScoreQuantum)), scored
 }
 
 // candidate is a retrieved hit with its explanation.

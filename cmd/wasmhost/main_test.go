@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestSearchFlagsAndRequestJSONAgree(t *testing.T) {
+	code, byFlags, stderr := runCLI(t, "", "search", "--engine", "native", "--query", "查询群消息已读状态", "--product", "chat,ding", "--effect", "read")
+	require.Equal(t, 0, code, stderr)
+	require.True(t, strings.HasSuffix(byFlags, "}\n"))
+	require.Contains(t, byFlags, `"canonical_path":"chat.query_msg_read_status"`)
+	code, byJSON, stderr := runCLI(t, `{"version":"tool-search.v1","query":"查询群消息已读状态","product_ids":["ding","chat"],"effects":["read"]}`,
+		"search", "--request-json", "-")
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, byFlags, byJSON)
+}
+
+func TestSearchBatch(t *testing.T) {
+	input := strings.Join([]string{
+		`{"version":"tool-search.v1","query":"chat.query_msg_read_status"}`,
+		`{"version":"tool-search.v1","query":"q","limit":99}`,
+		``,
+		`not json`,
+		`{"version":"tool-search.v1","subqueries":["以当前用户身份给群聊发送本地文件","查询指定消息的已读状态和人员"]}`,
+		`{"version":"tool-search.v1","query":"` + strings.Repeat("长", 30000) + `"}`,
+		`{"version":"tool-search.v1","query":"no trailing newline"}`,
+	}, "\n")
+	code, stdout, stderr := runCLI(t, input, "search", "--batch")
+	require.Equal(t, 0, code, stderr)
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	require.Len(t, lines, 6, "one answer per non-blank request line")
+	reasons := []string{"", "invalid_limit", "invalid_request_json", "", "request_too_large", ""}
+	for i, line := range lines {
+		var answer struct {
+			Strategy string `json:"strategy"`
+			Error    *struct {
+				Reason string `json:"reason"`
+			} `json:"error"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &answer), line)
+		if reasons[i] == "" {
+			require.Nil(t, answer.Error, line)
+			require.NotEmpty(t, answer.Strategy)
+		} else {
+			require.NotNil(t, answer.Error, line)
+			require.Equal(t, reasons[i], answer.Error.Reason)
+		}
+	}
+	require.Contains(t, lines[0], `"strategy":"exact_guard"`)
+	require.Contains(t, lines[3], `"strategy":"decomposed_round_robin"`)
+}
+
+func TestSearchErrorsAndExitCodes(t *testing.T) {
+	code, _, stderr := runCLI(t, "", "search", "--query", "q", "--limit", "21")
+	require.Equal(t, 3, code)
+	require.Contains(t, stderr, `"reason": "invalid_limit"`)
+	code, _, stderr = runCLI(t, "{}", "search", "--request-json", "-", "--query", "q")
+	require.Equal(t, 3, code)
+	require.Contains(t, stderr, "ambiguous_input")
+	code, _, stderr = runCLI(t, "", "search", "--request-json", "file.json")
+	require.Equal(t, 3, code)
+	require.Contains(t, stderr, "invalid_transport")
+	code, _, stderr = runCLI(t, strings.Repeat(" ", 70000), "search", "--request-json", "-")
+	require.Equal(t, 3, code)
+	require.Contains(t, stderr, "request_too_large")
+	code, _, _ = runCLI(t, "", "search", "--engine", "quantum", "--query", "q")
+	require.Equal(t, 1, code)
+	code, _, _ = runCLI(t, "", "frobnicate")
+	require.Equal(t, 2, code)
+}
+
+func TestInspectRoundTrip(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "", "search", "--query", "查询群消息已读状态", "--limit", "1")
+	require.Equal(t, 0, code, stderr)
+	var found struct {
+		Catalog struct {
+			SourceHash  string `json:"source_hash"`
+			SurfaceHash string `json:"surface_hash"`
+		} `json:"catalog"`
+		Candidates []struct {
+			CanonicalPath string `json:"canonical_path"`
+		} `json:"candidates"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &found))
+	request, _ := json.Marshal(map[string]string{
+		"version": "schema-inspect.v1", "canonical_path": found.Candidates[0].CanonicalPath,
+		"expected_source_hash": found.Catalog.SourceHash, "expected_surface_hash": found.Catalog.SurfaceHash,
+	})
+	code, byJSON, stderr := runCLI(t, string(request), "inspect", "--request-json", "-")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, byJSON, `"version": "schema-inspect.v1"`)
+	require.Contains(t, byJSON, `"parameters": {`)
+	code, byFlags, _ := runCLI(t, "", "inspect", "--path", found.Candidates[0].CanonicalPath,
+		"--expected-source-hash", found.Catalog.SourceHash, "--expected-surface-hash", found.Catalog.SurfaceHash)
+	require.Equal(t, 0, code)
+	require.Equal(t, byJSON, byFlags)
+
+	code, _, stderr = runCLI(t, "", "inspect", "--path", "chat.query_msg_read_status",
+		"--expected-source-hash", "sha256:00", "--expected-surface-hash", found.Catalog.SurfaceHash)
+	require.Equal(t, 6, code)
+	require.Contains(t, stderr, "catalog_changed")
+	code, _, stderr = runCLI(t, "", "inspect", "--path", "chat.query_msg_read_status", "--expected-source-hash", "x")
+	require.Equal(t, 3, code)
+	require.Contains(t, stderr, "incomplete_catalog_version")
+}

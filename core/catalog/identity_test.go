@@ -1,0 +1,99 @@
+package catalog_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolsift/toolsift/core/catalog"
+)
+
+func TestNormalizeCLIPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"  dws  chat   message send ": "chat message send",
+		"chat\tmessage":               "chat message",
+		"dws":                         "",
+		"chat.message.send":           "chat.message.send",
+		"dwsx chat":                   "dwsx chat",
+	} {
+		require.Equal(t, want, catalog.NormalizeCLIPath(in), in)
+	}
+	for in, want := range map[string]string{
+		"dws chat.message.read-status": "chat message read-status",
+		"chat/message/read-status":     "chat message read-status",
+		" chat . message ":             "chat message",
+		"..":                           "",
+	} {
+		require.Equal(t, want, catalog.NormalizeQueryCLIPath(in), in)
+	}
+}
+
+func tool(canonical, cli string, aliases ...string) *catalog.Tool {
+	return &catalog.Tool{Identity: catalog.Identity{CanonicalPath: canonical, Path: canonical, CLIPath: cli, PrimaryCLIPath: cli, Aliases: aliases}}
+}
+
+func TestIdentityIndexResolves(t *testing.T) {
+	tools := []*catalog.Tool{tool("chat.send", "chat message send", "chat deliver"), tool("doc.read", "doc read")}
+	tools[1].Identity.SourceProductID = "legacy"
+	tools[1].Identity.Name = "read"
+	idx, err := catalog.NewIdentityIndex(tools)
+	require.NoError(t, err)
+	for q, want := range map[string]int{
+		"chat.send": 0, " chat.send ": 0, "chat message send": 0, "dws chat message send": 0,
+		"chat deliver": 0, "doc.read": 1, "legacy.read": 1,
+	} {
+		got, ok := idx.Resolve(q)
+		require.True(t, ok, q)
+		require.Equal(t, want, got, q)
+	}
+	_, ok := idx.Resolve("chat/message/send")
+	require.False(t, ok, "Resolve is strict")
+	got, ok := idx.ResolveQuery("chat/message/send")
+	require.True(t, ok)
+	require.Equal(t, 0, got)
+	_, ok = idx.ResolveQuery("Chat.Send")
+	require.False(t, ok, "identities are case-sensitive")
+}
+
+func TestIdentityIndexRefusesCollisions(t *testing.T) {
+	for name, tools := range map[string][]*catalog.Tool{
+		"duplicate canonical":   {tool("a.x", "a x"), tool("a.x", "a y")},
+		"alias is another path": {tool("a.x", "a x"), tool("a.y", "a y", "a x")},
+		"same CLI path":         {tool("a.x", "a x"), tool("a.y", "dws a  x")},
+		"empty canonical":       {tool("", "a x")},
+		"cli differs from primary": {{Identity: catalog.Identity{
+			CanonicalPath: "a.x", CLIPath: "a x", PrimaryCLIPath: "a z"}}},
+	} {
+		_, err := catalog.NewIdentityIndex(tools)
+		require.Error(t, err, name)
+	}
+}
+
+func TestAgentExecutable(t *testing.T) {
+	ref := &catalog.InterfaceRef{ProductID: "p", RPCName: "r"}
+	for _, tc := range []struct {
+		in   catalog.Interface
+		want bool
+	}{
+		{catalog.Interface{Mode: "mcp", Availability: "available", Ref: ref}, true},
+		{catalog.Interface{Mode: "mcp", Availability: "available"}, false},
+		{catalog.Interface{Mode: "local", Availability: "available"}, true},
+		{catalog.Interface{Mode: "local", Availability: "available", Ref: ref}, false},
+		{catalog.Interface{Mode: "composite", Availability: "available", Reason: "built from two calls"}, true},
+		{catalog.Interface{Mode: "composite", Availability: "available", Reason: "  "}, false},
+		{catalog.Interface{Mode: "local", Availability: "unavailable"}, false},
+		{catalog.Interface{Mode: "rpc", Availability: "available"}, false},
+	} {
+		require.Equal(t, tc.want, tc.in.AgentExecutable(), "%+v", tc.in)
+	}
+}
+
+func TestSurfaceHashIgnoresOrderAndPrimaryAlias(t *testing.T) {
+	a, b := tool("chat.send", "chat message send", "chat deliver"), tool("doc.read", "doc read")
+	h1 := catalog.SurfaceHash([]*catalog.Tool{a, b})
+	require.Equal(t, h1, catalog.SurfaceHash([]*catalog.Tool{b, a}))
+	a2 := tool("chat.send", "chat message send", "chat deliver", "dws chat message send")
+	require.Equal(t, h1, catalog.SurfaceHash([]*catalog.Tool{a2, b}), "an alias equal to the primary path is not identity")
+	a3 := tool("chat.send", "chat message send", "chat post")
+	require.NotEqual(t, h1, catalog.SurfaceHash([]*catalog.Tool{a3, b}))
+}

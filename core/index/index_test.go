@@ -1,0 +1,216 @@
+package index_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"sort"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolsift/toolsift/core/index"
+	"github.com/toolsift/toolsift/core/profile"
+)
+
+// corpus makes n documents of random words from a small vocabulary, so that
+// terms repeat within and across documents; some fields stay empty.
+func corpus(seed uint64, n int) [][profile.NumFields][]string {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	vocab := []string{"群", "群聊", "消息", "发送", "send", "chat", "file", "文件", "已读", "状态", "read", "的", "日程", "doc"}
+	docs := make([][profile.NumFields][]string, n)
+	for d := range docs {
+		for f := range docs[d] {
+			length := rng.IntN(12) - 2
+			for i := 0; i < length; i++ {
+				docs[d][f] = append(docs[d][f], vocab[rng.IntN(len(vocab))])
+			}
+		}
+	}
+	return docs
+}
+
+// naiveBM25 is the reference formula written the slow, obvious way: every
+// document scored, maps for counts, query terms sorted.
+func naiveBM25(docs [][profile.NumFields][]string, f profile.Field, d int, terms []index.QueryTerm, k1, b float64) float64 {
+	n := float64(len(docs))
+	total := 0
+	df := map[string]int{}
+	for _, doc := range docs {
+		total += len(doc[f])
+		seen := map[string]bool{}
+		for _, t := range doc[f] {
+			if !seen[t] {
+				seen[t] = true
+				df[t]++
+			}
+		}
+	}
+	avg := float64(total) / n
+	if avg <= 0 {
+		avg = 1
+	}
+	tf := map[string]int{}
+	for _, t := range docs[d][f] {
+		tf[t]++
+	}
+	length := math.Max(float64(len(docs[d][f])), 1)
+	score := 0.0
+	for _, qt := range terms {
+		freq := float64(tf[qt.Term])
+		if freq == 0 {
+			continue
+		}
+		idf := math.Log(1 + (n-float64(df[qt.Term])+0.5)/(float64(df[qt.Term])+0.5))
+		score += idf * (freq * (k1 + 1) / (freq + k1*(1-b+b*length/avg))) * math.Log1p(float64(qt.Count))
+	}
+	return score
+}
+
+func naiveTFIDF(docs [][profile.NumFields][]string, f profile.Field, d int, terms []index.QueryTerm) float64 {
+	n := float64(len(docs))
+	df := map[string]int{}
+	for _, doc := range docs {
+		seen := map[string]bool{}
+		for _, t := range doc[f] {
+			if !seen[t] {
+				seen[t] = true
+				df[t]++
+			}
+		}
+	}
+	idf := func(t string) float64 { return math.Log((n+1)/(float64(df[t])+1)) + 1 }
+	tf := map[string]int{}
+	for _, t := range docs[d][f] {
+		tf[t]++
+	}
+	keys := make([]string, 0, len(tf))
+	for t := range tf {
+		keys = append(keys, t)
+	}
+	sort.Strings(keys)
+	norm := 0.0
+	for _, t := range keys {
+		w := float64(tf[t]) * idf(t)
+		norm += w * w
+	}
+	norm = math.Sqrt(norm)
+	if norm == 0 {
+		return 0
+	}
+	dot, qnorm := 0.0, 0.0
+	for _, qt := range terms {
+		if df[qt.Term] == 0 {
+			continue
+		}
+		qw := float64(qt.Count) * idf(qt.Term)
+		qnorm += qw * qw
+		dot += float64(tf[qt.Term]) * idf(qt.Term) * qw
+	}
+	if qnorm == 0 {
+		return 0
+	}
+	return dot / (norm * math.Sqrt(qnorm))
+}
+
+func TestScoresEqualNaiveFormulasExactly(t *testing.T) {
+	weights := profile.DWSV1.Weights
+	for seed := uint64(1); seed <= 20; seed++ {
+		docs := corpus(seed, 60)
+		ix := index.Build(docs)
+		require.NoError(t, ix.Validate())
+		ix.Prepare(0.9, 0.4)
+		eligible := make([]bool, len(docs))
+		for i := range eligible {
+			eligible[i] = i%7 != 3 // some documents are filtered out
+		}
+		terms := index.QueryTerms([]string{"群", "消息", "群", "send", "zzz", "的", "的", "的"})
+		for _, algorithm := range []string{profile.BM25, profile.TFIDF} {
+			got := map[uint32]index.Hit{}
+			for _, h := range ix.Score(algorithm, &weights, terms, eligible, new(index.Scratch)) {
+				got[h.Doc] = h
+			}
+			for d := range docs {
+				want := 0.0
+				var fields [profile.NumFields]float64
+				for f := profile.Field(0); f < profile.NumFields; f++ {
+					var s float64
+					if algorithm == profile.BM25 {
+						s = naiveBM25(docs, f, d, terms, 0.9, 0.4)
+					} else {
+						s = naiveTFIDF(docs, f, d, terms)
+					}
+					if v := s * weights[f]; v > 0 {
+						fields[f] = v
+						want += v
+					}
+				}
+				hit, ok := got[uint32(d)]
+				if !eligible[d] || want == 0 {
+					require.False(t, ok, "seed %d doc %d should not be a hit", seed, d)
+					continue
+				}
+				require.True(t, ok, "seed %d doc %d", seed, d)
+				require.Equal(t, want, hit.Score, "%s seed %d doc %d", algorithm, seed, d)
+				require.Equal(t, fields, hit.Fields)
+			}
+		}
+	}
+}
+
+func TestTopEqualsFullSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for trial := 0; trial < 200; trial++ {
+		hits := make([]index.Hit, rng.IntN(80))
+		for i := range hits {
+			// Few distinct scores, and scores an ulp apart: ties must break
+			// on the document, after quantization.
+			base := float64(rng.IntN(5))
+			hits[i] = index.Hit{Doc: uint32(rng.IntN(1000)), Score: base + float64(rng.IntN(3))*1e-12}
+		}
+		sorted := make([]index.Ranked, len(hits))
+		for i, h := range hits {
+			sorted[i] = index.Rank(h, 1e9)
+		}
+		sort.SliceStable(sorted, func(i, j int) bool { return index.Less(&sorted[i], &sorted[j]) })
+		for _, k := range []int{-1, 0, 1, 5, 20, 100} {
+			want := sorted
+			if k >= 0 && k < len(want) {
+				want = want[:k]
+			}
+			got := index.Top(hits, k, 1e9)
+			require.Equal(t, len(want), len(got))
+			for i := range want {
+				require.Equal(t, want[i].Key, got[i].Key)
+				require.Equal(t, want[i].Doc, got[i].Doc)
+			}
+		}
+	}
+}
+
+func TestQuantizedTieBreaksOnDocument(t *testing.T) {
+	hits := []index.Hit{{Doc: 9, Score: 1.0000000004}, {Doc: 2, Score: 1.0000000001}}
+	top := index.Top(hits, -1, 1e9)
+	require.Equal(t, uint32(2), top[0].Doc, "scores equal after quantization: the lower document wins")
+}
+
+func TestQueryTermsSortedAndCounted(t *testing.T) {
+	require.Equal(t, []index.QueryTerm{{"a", 2}, {"b", 1}, {"群", 3}},
+		index.QueryTerms([]string{"群", "b", "a", "群", "a", "群"}))
+}
+
+func TestValidateRejectsCorruptIndexes(t *testing.T) {
+	fresh := func() *index.Index { return index.Build(corpus(3, 20)) }
+	require.NoError(t, fresh().Validate())
+	for name, corrupt := range map[string]func(ix *index.Index){
+		"doc out of range":   func(ix *index.Index) { ix.Fields[0].PostingDoc[0] = 999 },
+		"offsets past end":   func(ix *index.Index) { ix.Fields[1].PostingStart[len(ix.Fields[1].PostingStart)-1]++ },
+		"unsorted terms":     func(ix *index.Index) { f := &ix.Fields[2]; f.Terms[0], f.Terms[1] = f.Terms[1], f.Terms[0] },
+		"zero frequency":     func(ix *index.Index) { ix.Fields[0].PostingTF[0] = 0 },
+		"missing doc length": func(ix *index.Index) { ix.Fields[3].DocLen = ix.Fields[3].DocLen[:5] },
+		"tables disagree":    func(ix *index.Index) { ix.Fields[0].PostingTF = ix.Fields[0].PostingTF[:1] },
+	} {
+		ix := fresh()
+		corrupt(ix)
+		require.Error(t, ix.Validate(), name)
+	}
+}
