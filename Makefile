@@ -1,0 +1,50 @@
+# toolsift — one tool-search engine, byte-identical in every host.
+#
+#   make test     everything CI runs (vet, format, unit + conformance tests,
+#                 race test, fuzz seed corpora, the wasip1 build of the core)
+#   make search Q="给群里发送文件"   one search on the built-in DWS catalog
+#   make bench    the core benchmarks (figures go to docs/BENCHMARKS.md)
+#   make fuzz     every fuzz target for FUZZTIME each (default 60s)
+
+GO        ?= go
+FUZZTIME  ?= 60s
+Q         ?= 给群里发送文件
+BENCHTIME ?= 2s
+COUNT     ?= 5
+
+.PHONY: test vet fmt-check unit race wasm-check search bench fuzz
+
+test: fmt-check vet unit race wasm-check
+
+fmt-check:
+	@out="$$(gofmt -l cmd core hostapi wasm testdata 2>/dev/null)"; \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+unit:
+	$(GO) test -count=1 ./...
+
+# The engine is immutable after construction; prove it under the race detector.
+race:
+	$(GO) test -count=1 -race -run 'Concurrent' ./core/engine/
+
+# The core must compile for the WASI module (no cgo, no os/exec, no file I/O).
+wasm-check:
+	GOOS=wasip1 GOARCH=wasm $(GO) build ./core/...
+
+search:
+	$(GO) run ./cmd/wasmhost search --query "$(Q)"
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) ./core/...
+
+# Runs every fuzz target in the repository for FUZZTIME each.
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "== $$pkg $$target ($(FUZZTIME))"; \
+	    $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
