@@ -50,11 +50,20 @@ type document struct {
 // tokenizer and indexes them. It fails on identity collisions or an unknown
 // tokenizer.
 func New(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
-	e, tokens, err := newUnindexed(cat, p)
+	e, err := newUnindexed(cat, p)
 	if err != nil {
 		return nil, err
 	}
-	e.index = index.Build(tokens)
+	builder := index.NewBuilder(len(e.tools))
+	var tokens []string
+	for doc, tool := range e.tools {
+		fields := p.Project(tool, e.products[e.docs[doc].product])
+		for f := profile.Field(0); f < profile.NumFields; f++ {
+			tokens = e.tokenizer.AppendTokens(tokens[:0], fields[f])
+			builder.Add(doc, f, tokens)
+		}
+	}
+	e.index = builder.Finish()
 	e.index.Prepare(p.K1, p.B)
 	return e, nil
 }
@@ -62,7 +71,7 @@ func New(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
 // NewWithIndex builds an engine around a prebuilt index (from a snapshot),
 // without tokenizing the catalog again.
 func NewWithIndex(cat *catalog.Catalog, p *profile.Profile, ix *index.Index) (*Engine, error) {
-	e, _, err := newUnindexed(cat, p)
+	e, err := newUnindexed(cat, p)
 	if err != nil {
 		return nil, err
 	}
@@ -77,13 +86,13 @@ func NewWithIndex(cat *catalog.Catalog, p *profile.Profile, ix *index.Index) (*E
 	return e, nil
 }
 
-func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, [][profile.NumFields][]string, error) {
+func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
 	if err := validateProfile(p); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	tokenizer, ok := text.Lookup(p.Tokenizer)
 	if !ok {
-		return nil, nil, fmt.Errorf("profile %s names unknown tokenizer %q", p.Name, p.Tokenizer)
+		return nil, fmt.Errorf("profile %s names unknown tokenizer %q", p.Name, p.Tokenizer)
 	}
 	e := &Engine{
 		profile:     p,
@@ -98,14 +107,14 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, [][profile
 	productOf := map[*catalog.Tool]int{}
 	for i, product := range e.products {
 		if _, dup := e.productByID[product.ID]; dup {
-			return nil, nil, fmt.Errorf("duplicate product %q", product.ID)
+			return nil, fmt.Errorf("duplicate product %q", product.ID)
 		}
 		e.productByID[product.ID] = i
 		e.productCores = append(e.productCores, productNameCore(product, p.ProductNameSuffixes))
 		for t := range product.Tools {
 			tool := &product.Tools[t]
 			if tool.Identity.ProductID != product.ID {
-				return nil, nil, fmt.Errorf("tool %s is listed under product %q", tool.Identity.CanonicalPath, product.ID)
+				return nil, fmt.Errorf("tool %s is listed under product %q", tool.Identity.CanonicalPath, product.ID)
 			}
 			e.tools = append(e.tools, tool)
 			productOf[tool] = i
@@ -115,11 +124,10 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, [][profile
 
 	identity, err := catalog.NewIdentityIndex(e.tools)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	e.identity = identity
 
-	tokens := make([][profile.NumFields][]string, len(e.tools))
 	e.docs = make([]document, len(e.tools))
 	e.executable = make([]bool, len(e.tools))
 	for doc, tool := range e.tools {
@@ -130,12 +138,8 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, [][profile
 			avoidWhen:  demotingPhrases(tool.Selection.AvoidWhen, p.AvoidWhenBoilerplate),
 		}
 		e.executable[doc] = e.docs[doc].executable
-		fields := p.Project(tool, e.products[product])
-		for f := range fields {
-			tokens[doc][f] = tokenizer.AppendTokens(nil, fields[f])
-		}
 	}
-	return e, tokens, nil
+	return e, nil
 }
 
 func validateProfile(p *profile.Profile) error {

@@ -11,7 +11,8 @@ package index
 import (
 	"fmt"
 	"math"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/toolsift/toolsift/core/profile"
 )
@@ -44,45 +45,114 @@ type Field struct {
 	avgLen      float64
 }
 
-// Build indexes tokens[doc][field]. The result must be Prepared before use.
+// Build indexes tokens[doc][field] (a convenience over Builder).
 func Build(tokens [][profile.NumFields][]string) *Index {
-	ix := &Index{Docs: len(tokens)}
-	for f := profile.Field(0); f < profile.NumFields; f++ {
-		ix.Fields[f] = buildField(tokens, f)
+	b := NewBuilder(len(tokens))
+	for doc := range tokens {
+		for f := profile.Field(0); f < profile.NumFields; f++ {
+			b.Add(doc, f, tokens[doc][f])
+		}
 	}
-	return ix
+	return b.Finish()
 }
 
-func buildField(tokens [][profile.NumFields][]string, f profile.Field) Field {
-	type posting struct{ doc, tf uint32 }
-	byTerm := map[string][]posting{}
-	field := Field{DocLen: make([]uint32, len(tokens))}
-	for doc := range tokens {
-		list := tokens[doc][f]
-		field.DocLen[doc] = uint32(len(list))
-		counts := map[string]uint32{}
-		for _, token := range list {
-			counts[token]++
-		}
-		for term, tf := range counts {
-			byTerm[term] = append(byTerm[term], posting{uint32(doc), tf})
-		}
+// Builder accumulates documents into an Index without keeping their token
+// lists: each Add interns the tokens and records (term, doc, tf) entries, and
+// Finish lays the postings out by sorted term with one counting pass.
+type Builder struct {
+	docs   int
+	fields [profile.NumFields]fieldBuilder
+}
+
+type fieldBuilder struct {
+	ids     map[string]uint32 // term → id in first-seen order
+	terms   []string          // by id
+	seenIn  []int32           // by id: the last document the term occurred in
+	slot    []uint32          // by id: that document's entry for the term
+	entries []entry
+	docLen  []uint32
+	lastDoc int
+}
+
+type entry struct{ term, doc, tf uint32 }
+
+// NewBuilder prepares an index over docs documents.
+func NewBuilder(docs int) *Builder {
+	b := &Builder{docs: docs}
+	for f := range b.fields {
+		b.fields[f] = fieldBuilder{ids: map[string]uint32{}, docLen: make([]uint32, docs), lastDoc: -1}
 	}
-	field.Terms = make([]string, 0, len(byTerm))
-	for term := range byTerm {
-		field.Terms = append(field.Terms, term)
+	return b
+}
+
+// Add records the tokens of one field of one document. Within a field,
+// documents must be added in ascending order, each at most once; tokens is
+// not retained.
+func (b *Builder) Add(doc int, f profile.Field, tokens []string) {
+	fb := &b.fields[f]
+	if doc <= fb.lastDoc || doc >= b.docs {
+		panic(fmt.Sprintf("index.Builder: document %d added out of order", doc))
 	}
-	sort.Strings(field.Terms)
-	field.PostingStart = make([]uint32, 0, len(field.Terms)+1)
-	for _, term := range field.Terms {
-		field.PostingStart = append(field.PostingStart, uint32(len(field.PostingDoc)))
-		for _, p := range byTerm[term] { // docs were appended in ascending order
-			field.PostingDoc = append(field.PostingDoc, p.doc)
-			field.PostingTF = append(field.PostingTF, p.tf)
+	fb.lastDoc = doc
+	fb.docLen[doc] = uint32(len(tokens))
+	for _, token := range tokens {
+		id, ok := fb.ids[token]
+		if !ok {
+			id = uint32(len(fb.terms))
+			fb.ids[token] = id
+			fb.terms = append(fb.terms, token)
+			fb.seenIn = append(fb.seenIn, -1)
+			fb.slot = append(fb.slot, 0)
 		}
+		if fb.seenIn[id] == int32(doc) {
+			fb.entries[fb.slot[id]].tf++
+			continue
+		}
+		fb.seenIn[id] = int32(doc)
+		fb.slot[id] = uint32(len(fb.entries))
+		fb.entries = append(fb.entries, entry{term: id, doc: uint32(doc), tf: 1})
 	}
-	field.PostingStart = append(field.PostingStart, uint32(len(field.PostingDoc)))
-	return field
+}
+
+// Finish returns the index. The Builder must not be used afterwards.
+func (b *Builder) Finish() *Index {
+	ix := &Index{Docs: b.docs}
+	for f := range b.fields {
+		fb := &b.fields[f]
+		// Rank the term ids by term text.
+		order := make([]uint32, len(fb.terms))
+		for i := range order {
+			order[i] = uint32(i)
+		}
+		slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(fb.terms[a], fb.terms[b]) })
+		rank := make([]uint32, len(order))
+		field := Field{Terms: make([]string, len(order)), DocLen: fb.docLen}
+		for r, id := range order {
+			rank[id] = uint32(r)
+			field.Terms[r] = fb.terms[id]
+		}
+		// Counting sort of the entries by term rank; entries were appended in
+		// document order, so each term's postings come out doc-ascending.
+		field.PostingStart = make([]uint32, len(order)+1)
+		for _, e := range fb.entries {
+			field.PostingStart[rank[e.term]+1]++
+		}
+		for r := 1; r < len(field.PostingStart); r++ {
+			field.PostingStart[r] += field.PostingStart[r-1]
+		}
+		next := append([]uint32(nil), field.PostingStart[:len(order)]...)
+		field.PostingDoc = make([]uint32, len(fb.entries))
+		field.PostingTF = make([]uint32, len(fb.entries))
+		for _, e := range fb.entries {
+			r := rank[e.term]
+			field.PostingDoc[next[r]] = e.doc
+			field.PostingTF[next[r]] = e.tf
+			next[r]++
+		}
+		ix.Fields[f] = field
+		*fb = fieldBuilder{}
+	}
+	return ix
 }
 
 // Validate checks the structural invariants a decoded index must hold before
