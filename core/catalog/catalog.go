@@ -8,52 +8,54 @@
 // walks them in the same order, and no map ever decides an output.
 package catalog
 
+//go:generate go run github.com/tinylib/msgp@v1.6.5 -io=false -tests=false
+
 // Catalog is one immutable generation of a tool catalog.
 type Catalog struct {
 	// Format names the importer that produced the catalog ("dws", …).
-	Format string
+	Format string `msg:"format"`
 	// Version binds search results and Inspect answers to this generation.
-	Version VersionRef
+	Version VersionRef `msg:"version"`
 	// Products sorted by ID; each holds its tools sorted by canonical path.
-	Products []Product
+	Products []Product `msg:"products"`
 }
 
 // VersionRef identifies one catalog generation. SourceHash covers everything
 // delivered; SurfaceHash covers command identity only.
 type VersionRef struct {
-	SourceHash  string
-	SurfaceHash string
+	SourceHash  string `msg:"source_hash"`
+	SurfaceHash string `msg:"surface_hash"`
 }
 
 // Product groups tools. Name is the display name (for DWS, Chinese prose such
 // as 「群聊 / 消息 / 机器人」); Description may repeat it.
 type Product struct {
-	ID          string
-	Name        string
-	Description string
-	Runtime     bool
-	Selection   Selection
-	Tools       []Tool
+	ID          string    `msg:"id"`
+	Name        string    `msg:"name"`
+	Description string    `msg:"description"`
+	Runtime     bool      `msg:"runtime"`
+	Selection   Selection `msg:"selection"`
+	Tools       []Tool    `msg:"tools"`
 }
 
 // Tool is one callable command.
 type Tool struct {
-	Identity    Identity
-	Title       string
-	Display     string // the product's display string as shown beside the tool
-	Description string
-	Parameters  []Parameter // sorted by Name
-	Safety      Safety
-	Interface   Interface
-	Selection   Selection
+	Identity    Identity    `msg:"identity"`
+	Title       string      `msg:"title"`
+	Display     string      `msg:"display"` // the product's display string as shown beside the tool
+	Description string      `msg:"description"`
+	Parameters  []Parameter `msg:"parameters"` // sorted by Name
+	Safety      Safety      `msg:"safety"`
+	Interface   Interface   `msg:"interface"`
+	Selection   Selection   `msg:"selection"`
 
 	// Contract data that Inspect returns verbatim: compact JSON values, keys
 	// sorted, no HTML escaping, or nil when absent.
-	Constraints RawJSON
-	Positionals RawJSON
-	DryRun      RawJSON
-	Result      RawJSON
-	Pagination  RawJSON
+	Constraints RawJSON `msg:"constraints,allownil"`
+	Positionals RawJSON `msg:"positionals,allownil"`
+	DryRun      RawJSON `msg:"dry_run,allownil"`
+	Result      RawJSON `msg:"result,allownil"`
+	Pagination  RawJSON `msg:"pagination,allownil"`
 }
 
 // Identity holds every name a tool can be addressed by. CanonicalPath is
@@ -61,65 +63,65 @@ type Tool struct {
 // paths without a leading program name; Aliases are reviewed alternative CLI
 // paths.
 type Identity struct {
-	CanonicalPath   string
-	Path            string
-	Name            string
-	CLIName         string
-	CLIPath         string
-	PrimaryCLIPath  string
-	Group           string
-	ProductID       string
-	SourceProductID string
-	Aliases         []string // sorted, unique
-	Visibility      string   // "" means public
+	CanonicalPath   string   `msg:"canonical_path"`
+	Path            string   `msg:"path"`
+	Name            string   `msg:"name"`
+	CLIName         string   `msg:"cli_name"`
+	CLIPath         string   `msg:"cli_path"`
+	PrimaryCLIPath  string   `msg:"primary_cli_path"`
+	Group           string   `msg:"group"`
+	ProductID       string   `msg:"product_id"`
+	SourceProductID string   `msg:"source_product_id"`
+	Aliases         []string `msg:"aliases,allownil"` // sorted, unique
+	Visibility      string   `msg:"visibility"`       // "" means public
 }
 
 // Parameter is one input of a tool, keyed by its CLI flag name.
 type Parameter struct {
-	Name                 string
-	Property             string
-	Type                 string
-	Description          string
-	InterfaceDescription string
-	InterfaceType        string
-	Required             bool
-	CLIRequired          bool
-	RequiredWhen         string
-	Format               string
-	Enum                 []string
-	Default              RawJSON
-	InterfaceDefault     RawJSON
-	Example              RawJSON
+	Name                 string   `msg:"name"`
+	Property             string   `msg:"property"`
+	Type                 string   `msg:"type"`
+	Description          string   `msg:"description"`
+	InterfaceDescription string   `msg:"interface_description"`
+	InterfaceType        string   `msg:"interface_type"`
+	Required             bool     `msg:"required"`
+	CLIRequired          bool     `msg:"cli_required"`
+	RequiredWhen         string   `msg:"required_when"`
+	Format               string   `msg:"format"`
+	Enum                 []string `msg:"enum,allownil"`
+	Default              RawJSON  `msg:"default,allownil"`
+	InterfaceDefault     RawJSON  `msg:"interface_default,allownil"`
+	Example              RawJSON  `msg:"example,allownil"`
 }
 
 // Safety is the reviewed risk vocabulary of a tool.
 type Safety struct {
-	Effect       string // read | write | destructive
-	Risk         string // low | medium | high
-	Confirmation string // not_required | user_required
-	Idempotency  string // idempotent | non_idempotent | unknown
+	Effect       string `msg:"effect"`       // read | write | destructive
+	Risk         string `msg:"risk"`         // low | medium | high
+	Confirmation string `msg:"confirmation"` // not_required | user_required
+	Idempotency  string `msg:"idempotency"`  // idempotent | non_idempotent | unknown
 }
 
 // Interface says how a tool is implemented and whether an agent may run it.
 type Interface struct {
-	Mode         string // mcp | local | composite
-	Availability string // available | …
-	Reason       string
-	Ref          *InterfaceRef
+	Mode         string        `msg:"mode"`         // mcp | local | composite
+	Availability string        `msg:"availability"` // available | …
+	Reason       string        `msg:"reason"`
+	Ref          *InterfaceRef `msg:"ref,allownil"`
 }
 
 // InterfaceRef names the remote procedure behind an MCP-mode tool.
 type InterfaceRef struct {
-	ProductID string
-	RPCName   string
+	ProductID string `msg:"product_id"`
+	RPCName   string `msg:"rpc_name"`
 }
 
 // Selection is reviewed prose that helps an agent choose (or avoid) a tool.
 type Selection struct {
-	AgentSummary string
-	UseWhen      []string
-	AvoidWhen    []string
-	Examples     []string
+	AgentSummary string   `msg:"agent_summary"`
+	UseWhen      []string `msg:"use_when,allownil"`
+	AvoidWhen    []string `msg:"avoid_when,allownil"`
+	Examples     []string `msg:"examples,allownil"`
 }
 
 // RawJSON is one compact JSON value (object keys sorted, no HTML escaping).

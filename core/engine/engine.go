@@ -23,6 +23,7 @@ type Engine struct {
 	tokenizer text.Tokenizer
 	version   catalog.VersionRef
 	explain   bool
+	catalog   *catalog.Catalog
 
 	products []*catalog.Product // sorted by ID
 	tools    []*catalog.Tool    // document order: canonical path ascending
@@ -98,6 +99,7 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
 		profile:     p,
 		tokenizer:   tokenizer,
 		version:     cat.Version,
+		catalog:     cat,
 		productByID: make(map[string]int, len(cat.Products)),
 	}
 	for i := range cat.Products {
@@ -226,6 +228,9 @@ func runeLen(s string) int { return len([]rune(s)) }
 // Version is the catalog generation this engine answers for.
 func (e *Engine) Version() catalog.VersionRef { return e.version }
 
+// Catalog is the catalog this engine serves. Callers must not modify it.
+func (e *Engine) Catalog() *catalog.Catalog { return e.catalog }
+
 // Profile is the ranking profile in use.
 func (e *Engine) Profile() *profile.Profile { return e.profile }
 
@@ -242,7 +247,7 @@ func (e *Engine) WithExplain(on bool) *Engine {
 		return e
 	}
 	c := &Engine{
-		profile: e.profile, tokenizer: e.tokenizer, version: e.version, explain: on,
+		profile: e.profile, tokenizer: e.tokenizer, version: e.version, explain: on, catalog: e.catalog,
 		products: e.products, tools: e.tools, docs: e.docs, executable: e.executable, identity: e.identity, index: e.index,
 		productByID: e.productByID, productCores: e.productCores,
 	}

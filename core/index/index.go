@@ -8,6 +8,8 @@
 // then combined in the fixed profile.Field order.
 package index
 
+//go:generate go run github.com/tinylib/msgp@v1.6.5 -io=false -tests=false
+
 import (
 	"fmt"
 	"math"
@@ -21,18 +23,18 @@ import (
 // 0..Docs-1. Only Terms, postings and lengths are stored; scoring tables are
 // derived by Prepare.
 type Index struct {
-	Docs   int
-	Fields [profile.NumFields]Field
+	Docs   int                      `msg:"docs"`
+	Fields [profile.NumFields]Field `msg:"fields"`
 }
 
 // Field is one field's postings. Terms are sorted; the postings of Terms[i]
 // are PostingDoc/PostingTF[PostingStart[i]:PostingStart[i+1]], doc ascending.
 type Field struct {
-	Terms        []string
-	PostingStart []uint32
-	PostingDoc   []uint32
-	PostingTF    []uint32
-	DocLen       []uint32 // tokens per document, empty fields count 0
+	Terms        []string `msg:"terms"`
+	PostingStart []uint32 `msg:"posting_start"`
+	PostingDoc   []uint32 `msg:"posting_doc"`
+	PostingTF    []uint32 `msg:"posting_tf"`
+	DocLen       []uint32 `msg:"doc_len"` // tokens per document, empty fields count 0
 
 	lookup map[string]uint32
 	// BM25: idf per term and the saturated term-frequency part per posting.

@@ -86,7 +86,7 @@ func (o *object) optStrs(k string, values []string) {
 }
 
 func (o *object) raw(k string, v catalog.RawJSON) {
-	if v == nil {
+	if len(v) == 0 {
 		return
 	}
 	o.key(k)

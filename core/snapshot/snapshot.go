@@ -1,0 +1,132 @@
+// Package snapshot is the binary form of one catalog generation: everything
+// search and Inspect need, including the prebuilt inverted index, so that
+// opening a snapshot never re-tokenizes the catalog.
+//
+// Layout (all integers little-endian):
+//
+//	offset  size  field
+//	0       8     magic "TSIFTSNP"
+//	8       4     format version (FormatVersion)
+//	12      4     CRC-32C (Castagnoli) of the body
+//	16      8     body length
+//	24      …     body: MessagePack, written and read by tinylib/msgp
+//	              generated code (no reflection)
+//
+// The same catalog and profile always give the same bytes: every type in the
+// body holds sorted slices, never maps. Opening fails closed: a wrong magic, an
+// unknown version, a checksum mismatch, a malformed body or an inconsistent
+// index is a typed error, never a partial engine.
+package snapshot
+
+//go:generate go run github.com/tinylib/msgp@v1.6.5 -io=false -tests=false
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+
+	"github.com/tinylib/msgp/msgp"
+
+	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/index"
+	"github.com/toolsift/toolsift/core/profile"
+	"github.com/toolsift/toolsift/core/wire"
+)
+
+// FormatVersion is the snapshot layout this package writes and reads.
+const FormatVersion = 1
+
+const (
+	magic      = "TSIFTSNP"
+	headerSize = 24
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Body is the MessagePack body of a snapshot.
+type Body struct {
+	Profile string          `msg:"profile"`
+	Catalog catalog.Catalog `msg:"catalog"`
+	Index   index.Index     `msg:"index"`
+}
+
+// Encode writes the snapshot of an engine.
+func Encode(e *engine.Engine) ([]byte, error) {
+	body := Body{Profile: e.Profile().Name, Catalog: *e.Catalog(), Index: *e.Index()}
+	out := make([]byte, headerSize, headerSize+body.Msgsize())
+	out, err := body.MarshalMsg(out)
+	if err != nil {
+		return nil, fmt.Errorf("encode snapshot: %w", err)
+	}
+	copy(out, magic)
+	binary.LittleEndian.PutUint32(out[8:], FormatVersion)
+	binary.LittleEndian.PutUint32(out[12:], crc32.Checksum(out[headerSize:], castagnoli))
+	binary.LittleEndian.PutUint64(out[16:], uint64(len(out)-headerSize))
+	return out, nil
+}
+
+// Build imports nothing: it indexes an already imported catalog with a
+// profile and encodes the result.
+func Build(cat *catalog.Catalog, p *profile.Profile) ([]byte, error) {
+	e, err := engine.New(cat, p)
+	if err != nil {
+		return nil, err
+	}
+	return Encode(e)
+}
+
+// Decode checks the header, the checksum and the body's structure, and
+// decodes it. data is not retained.
+func Decode(data []byte) (*Body, *wire.Error) {
+	if len(data) < headerSize || string(data[:8]) != magic {
+		return nil, invalid("not a toolsift snapshot (bad magic or too short)")
+	}
+	if v := binary.LittleEndian.Uint32(data[8:]); v != FormatVersion {
+		return nil, wire.Validation("unsupported_snapshot_version",
+			fmt.Sprintf("snapshot format version %d is not supported (this build reads version %d)", v, FormatVersion))
+	}
+	body := data[headerSize:]
+	if n := binary.LittleEndian.Uint64(data[16:]); n != uint64(len(body)) {
+		return nil, invalid(fmt.Sprintf("snapshot body is %d bytes, the header says %d (truncated or padded)", len(body), n))
+	}
+	if sum := crc32.Checksum(body, castagnoli); sum != binary.LittleEndian.Uint32(data[12:]) {
+		return nil, invalid("snapshot checksum mismatch: the bytes were changed or damaged")
+	}
+	// Walk the body once before decoding: every declared array, map and
+	// string length must fit in the bytes that are actually there, so that a
+	// hostile length can never make the decoder allocate beyond the input.
+	if rest, err := msgp.Skip(body); err != nil || len(rest) != 0 {
+		return nil, invalid("snapshot body is not well-formed MessagePack")
+	}
+	var decoded Body
+	rest, err := decoded.UnmarshalMsg(body)
+	if err != nil {
+		return nil, invalid("snapshot body does not decode: " + err.Error())
+	}
+	if len(rest) != 0 {
+		return nil, invalid("snapshot body has trailing bytes")
+	}
+	return &decoded, nil
+}
+
+// Open decodes a snapshot and builds its engine around the stored index. The
+// profile must be one this build knows; the index must be consistent with
+// the catalog.
+func Open(data []byte) (*engine.Engine, *wire.Error) {
+	body, werr := Decode(data)
+	if werr != nil {
+		return nil, werr
+	}
+	p, ok := profile.Lookup(body.Profile)
+	if !ok {
+		return nil, wire.Validation("unsupported_profile", fmt.Sprintf("snapshot uses profile %q, which this build does not know", body.Profile))
+	}
+	e, err := engine.NewWithIndex(&body.Catalog, p, &body.Index)
+	if err != nil {
+		return nil, invalid("snapshot content is inconsistent: " + err.Error())
+	}
+	return e, nil
+}
+
+func invalid(message string) *wire.Error { return wire.Validation("invalid_snapshot", message) }

@@ -1,0 +1,155 @@
+package snapshot_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/importer/dws"
+	"github.com/toolsift/toolsift/core/profile"
+	"github.com/toolsift/toolsift/core/snapshot"
+	"github.com/toolsift/toolsift/testdata"
+)
+
+var dwsCatalog = sync.OnceValues(func() (*catalog.Catalog, error) {
+	files, err := dws.FilesFromTarGz(testdata.DWSCatalog)
+	if err != nil {
+		return nil, err
+	}
+	return dws.Import(files)
+})
+
+func build(t testing.TB) []byte {
+	t.Helper()
+	cat, err := dwsCatalog()
+	require.NoError(t, err)
+	snap, err := snapshot.Build(cat, profile.DWSV1)
+	require.NoError(t, err)
+	return snap
+}
+
+func TestSnapshotIsDeterministicAndRoundTrips(t *testing.T) {
+	a, b := build(t), build(t)
+	require.Equal(t, a, b, "building twice gives the same bytes")
+	body, werr := snapshot.Decode(a)
+	require.Nil(t, werr)
+	cat, err := dwsCatalog()
+	require.NoError(t, err)
+	require.Equal(t, *cat, body.Catalog, "the catalog survives the round trip exactly (nil and empty lists included)")
+	require.Equal(t, "dws-v1", body.Profile)
+	t.Logf("snapshot: %d bytes", len(a))
+}
+
+// TestSnapshotEngineAnswersLikeNative replays requests through an engine
+// opened from a snapshot and one built from the catalog.
+func TestSnapshotEngineAnswersLikeNative(t *testing.T) {
+	cat, err := dwsCatalog()
+	require.NoError(t, err)
+	native, err := engine.New(cat, profile.DWSV1)
+	require.NoError(t, err)
+	opened, werr := snapshot.Open(build(t))
+	require.Nil(t, werr)
+	require.Equal(t, native.Version(), opened.Version())
+	for _, request := range []string{
+		`{"version":"tool-search.v1","query":"给群里发文件并确认消息已读"}`,
+		`{"version":"tool-search.v1","query":"查询","limit":20}`,
+		`{"version":"tool-search.v1","query":"AI表格 新增记录","candidate_limit":100,"limit":20}`,
+		`{"version":"tool-search.v1","subqueries":["以当前用户身份给群聊发送本地文件","查询指定消息的已读状态和人员"]}`,
+		`{"version":"tool-search.v1","query":"chat message read-status"}`,
+		`{"version":"tool-search.v1","query":"下载钉盘文件","product_ids":["drive"],"effects":["read"]}`,
+	} {
+		want, werr := native.SearchJSON([]byte(request))
+		require.Nil(t, werr)
+		got, werr := opened.SearchJSON([]byte(request))
+		require.Nil(t, werr)
+		require.Equal(t, string(want), string(got))
+	}
+	v := native.Version()
+	inspect := []byte(`{"version":"schema-inspect.v1","canonical_path":"chat.query_msg_read_status","expected_source_hash":"` + v.SourceHash + `","expected_surface_hash":"` + v.SurfaceHash + `"}`)
+	want, _ := native.InspectJSON(inspect)
+	got, werr := opened.InspectJSON(inspect)
+	require.Nil(t, werr)
+	require.Equal(t, string(want), string(got))
+}
+
+func TestCorruptSnapshotsFailClosed(t *testing.T) {
+	good := build(t)
+	reseal := func(b []byte) []byte { // a valid checksum over a damaged body
+		binary.LittleEndian.PutUint32(b[12:], crc32.Checksum(b[24:], crc32.MakeTable(crc32.Castagnoli)))
+		return b
+	}
+	cases := map[string][]byte{
+		"empty":                            {},
+		"short":                            good[:10],
+		"bad magic":                        append([]byte("XXXXXXXX"), good[8:]...),
+		"truncated":                        good[:len(good)-100],
+		"padded":                           append(bytes.Clone(good), 0),
+		"flipped body byte":                flip(good, len(good)/2),
+		"flipped header crc":               flip(good, 13),
+		"body garbage with valid checksum": reseal(append(bytes.Clone(good[:24]), bytes.Repeat([]byte{0xdd}, len(good)-24)...)),
+		"absurd array length with valid checksum": func() []byte {
+			b := bytes.Clone(good[:24])
+			b = append(b, 0x83, 0xa7) // map of 3, then a 7-byte key
+			b = append(b, "profile"...)
+			b = append(b, 0xdd, 0xff, 0xff, 0xff, 0xff) // array32 claiming 4 billion entries
+			binary.LittleEndian.PutUint64(b[16:], uint64(len(b)-24))
+			return reseal(b)
+		}(),
+	}
+	for name, data := range cases {
+		_, werr := snapshot.Open(data)
+		require.NotNil(t, werr, name)
+		require.Equal(t, "invalid_snapshot", werr.Reason, name)
+	}
+	future := bytes.Clone(good)
+	binary.LittleEndian.PutUint32(future[8:], 99)
+	_, werr := snapshot.Open(future)
+	require.NotNil(t, werr)
+	require.Equal(t, "unsupported_snapshot_version", werr.Reason)
+}
+
+// TestEveryByteFlipIsRefusedOrHarmless flips bytes across the whole snapshot:
+// each damaged copy must be refused (the checksum covers the body; the header
+// fields are checked one by one).
+func TestEveryByteFlipIsRefused(t *testing.T) {
+	good := build(t)
+	step := len(good) / 257
+	for i := 0; i < len(good); i += step {
+		_, werr := snapshot.Decode(flip(good, i))
+		require.NotNil(t, werr, "flip at %d accepted", i)
+	}
+}
+
+func flip(b []byte, i int) []byte {
+	c := bytes.Clone(b)
+	c[i] ^= 0x40
+	return c
+}
+
+func BenchmarkOpenSnapshot(b *testing.B) {
+	snap := build(b)
+	b.SetBytes(int64(len(snap)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, werr := snapshot.Open(snap); werr != nil {
+			b.Fatal(werr)
+		}
+	}
+}
+
+func BenchmarkBuildSnapshot(b *testing.B) {
+	cat, err := dwsCatalog()
+	require.NoError(b, err)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := snapshot.Build(cat, profile.DWSV1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
