@@ -1,0 +1,12 @@
+// Package wasm holds the toolsift WebAssembly module, built from ./module by
+// build.sh and committed, so that hosts need no wasm toolchain: Binary is the
+// module's bytes. ABI.md is its contract; exports.txt lists its exports and
+// imports.
+package wasm
+
+import _ "embed"
+
+// Binary is toolsift.wasm, the WASI reactor module every host runs.
+//
+//go:embed toolsift.wasm
+var Binary []byte
