@@ -129,3 +129,45 @@ func TestABIEndToEnd(t *testing.T) {
 	status, _ = a.result(a.call("toolsift_search", h, rp, rn, 0))
 	require.Equal(t, byte(1), status)
 }
+
+func BenchmarkABIOpenAndSearch(b *testing.B) {
+	t := &testing.T{}
+	a := newABI(t)
+	a.t = t
+	fp, fn := a.in([]byte("dws"))
+	cp, cn := a.in(testdata.DWSCatalog)
+	_, snap := a.result(a.call("toolsift_build_snapshot", fp, fn, cp, cn))
+	sp, sn := a.in(snap)
+	b.Run("open", func(b *testing.B) {
+		for b.Loop() {
+			_, handle := a.result(a.call("toolsift_open", sp, sn))
+			a.call("toolsift_close", uint64(binary.LittleEndian.Uint32(handle)))
+		}
+	})
+	_, handle := a.result(a.call("toolsift_open", sp, sn))
+	h := uint64(binary.LittleEndian.Uint32(handle))
+	rp, rn := a.in([]byte(`{"version":"tool-search.v1","query":"给群里发文件并确认消息已读","limit":5,"candidate_limit":20}`))
+	b.Run("search", func(b *testing.B) {
+		for b.Loop() {
+			a.result(a.call("toolsift_search", h, rp, rn, 0))
+		}
+	})
+	ep, en := a.in([]byte(`{"version":"tool-search.v1","query":"chat.query_msg_read_status"}`))
+	b.Run("exact", func(b *testing.B) {
+		for b.Loop() {
+			a.result(a.call("toolsift_search", h, ep, en, 0))
+		}
+	})
+	vp, vn := a.in([]byte(`{"version":"tool-search.v1","query":"q","limit":99}`))
+	b.Run("invalid", func(b *testing.B) {
+		for b.Loop() {
+			a.result(a.call("toolsift_search", h, vp, vn, 0))
+		}
+	})
+	b.Run("version", func(b *testing.B) {
+		for b.Loop() {
+			a.result(a.call("toolsift_version"))
+		}
+	})
+	b.Logf("linear memory after open: %d MiB", a.mod.Memory().Size()>>20)
+}
