@@ -64,9 +64,9 @@ func TestLexicalChainMatchesReferenceScores(t *testing.T) {
 				got := hits[i]
 				require.Equal(t, want.CanonicalPath, e.tools[got.Doc].Identity.CanonicalPath, "%q #%d", line.Request.Query, i)
 				require.Equal(t, want.Score, got.Score, "%q %s", line.Request.Query, want.CanonicalPath)
-				require.Equal(t, want.MatchedFields, matchedFields(&got.Hit))
+				require.Equal(t, want.MatchedFields, matchedFields(&got.fields))
 				for f := profile.Field(0); f < profile.NumFields; f++ {
-					require.Equal(t, want.FieldScores[f.String()], got.Fields[f], "%q %s %s", line.Request.Query, want.CanonicalPath, f)
+					require.Equal(t, want.FieldScores[f.String()], got.fields[f], "%q %s %s", line.Request.Query, want.CanonicalPath, f)
 				}
 			}
 			checked++

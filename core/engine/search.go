@@ -72,7 +72,7 @@ func (e *Engine) search(q query) (*wire.SearchResponse, *wire.Error) {
 	// 4. Named-product lift: a query that names a product by its display name
 	// keeps that product's best tool in the results.
 	if named := e.namedProduct(q.text); named >= 0 {
-		hits = e.liftNamedProduct(q.text, hits, scored, named)
+		hits = e.liftNamedProduct(q.text, hits, scored, named, scratch)
 	}
 
 	// 5. Cut to the limit and number the ranks.
@@ -80,7 +80,7 @@ func (e *Engine) search(q query) (*wire.SearchResponse, *wire.Error) {
 		hits = hits[:q.limit]
 	}
 	for i, hit := range hits {
-		reference := e.reference(int(hit.Doc), matchedFields(&hit.Hit), []string{e.profile.Algorithm})
+		reference := e.reference(int(hit.Doc), matchedFields(&hit.fields), []string{e.profile.Algorithm})
 		reference.Rank = i + 1
 		if e.explain {
 			reference.ScoreBreakdown = hit.breakdown
@@ -96,30 +96,32 @@ func (e *Engine) search(q query) (*wire.SearchResponse, *wire.Error) {
 func (e *Engine) retrieve(queryText string, eligible []bool, k int, scratch *index.Scratch) ([]candidate, []index.Hit) {
 	terms := index.QueryTerms(e.tokenizer.AppendTokens(nil, queryText))
 	scored := e.index.Score(e.profile.Algorithm, &e.profile.Weights, terms, eligible, scratch)
-	return e.demote(queryText, index.Top(scored, k, e.profile.ScoreQuantum)), scored
+	return e.demote(queryText, index.Top(scored, k, e.profile.ScoreQuantum), scratch), scored
 }
 
 // candidate is a retrieved hit with its explanation.
 type candidate struct {
 	index.Ranked
+	fields    [profile.NumFields]float64 // weighted contribution per field
 	breakdown *wire.ScoreBreakdown
 }
 
 // demote multiplies the score of every hit whose avoid_when phrase the query
 // quotes by the profile's penalty, and re-ranks if anything moved.
-func (e *Engine) demote(queryText string, hits []index.Ranked) []candidate {
+func (e *Engine) demote(queryText string, hits []index.Ranked, scratch *index.Scratch) []candidate {
 	lowered := strings.ToLower(strings.TrimSpace(queryText))
 	out := make([]candidate, len(hits))
 	penalized := false
 	for i, hit := range hits {
 		out[i].Ranked = hit
+		out[i].fields = scratch.FieldScores(hit.Doc)
 		reason := e.avoidWhenReason(lowered, int(hit.Doc))
 		if reason != "" {
-			out[i].Ranked = index.Rank(index.Hit{Doc: hit.Doc, Score: hit.Score * e.profile.AvoidWhenPenalty, Fields: hit.Fields}, e.profile.ScoreQuantum)
+			out[i].Ranked = index.Rank(index.Hit{Doc: hit.Doc, Score: hit.Score * e.profile.AvoidWhenPenalty}, e.profile.ScoreQuantum)
 			penalized = true
 		}
 		if e.explain {
-			out[i].breakdown = breakdown(&out[i].Hit, reason)
+			out[i].breakdown = breakdown(out[i].Score, &out[i].fields, reason)
 		}
 	}
 	if penalized {
@@ -171,7 +173,7 @@ func (e *Engine) namedProduct(queryText string) int {
 // liftNamedProduct adds the named product's best eligible tool when it is
 // missing, then lifts every hit of that product that scores below the top
 // hit to just above it (top + score·boost), keeping their relative order.
-func (e *Engine) liftNamedProduct(queryText string, hits []candidate, scored []index.Hit, product int) []candidate {
+func (e *Engine) liftNamedProduct(queryText string, hits []candidate, scored []index.Hit, product int, scratch *index.Scratch) []candidate {
 	best, found := index.Best(scored, e.profile.ScoreQuantum, func(doc uint32) bool { return e.docs[doc].product == product })
 	if !found {
 		return hits
@@ -184,7 +186,7 @@ func (e *Engine) liftNamedProduct(queryText string, hits []candidate, scored []i
 		}
 	}
 	if !present {
-		hits = append(hits, e.demote(queryText, []index.Ranked{best})...)
+		hits = append(hits, e.demote(queryText, []index.Ranked{best}, scratch)...)
 	}
 	top := 0.0
 	for i := range hits {
@@ -209,17 +211,17 @@ func (e *Engine) liftNamedProduct(queryText string, hits []candidate, scored []i
 
 // matchedFields lists the fields that contributed, largest contribution
 // first, ties by field name.
-func matchedFields(hit *index.Hit) []string {
+func matchedFields(scores *[profile.NumFields]float64) []string {
 	fields := make([]profile.Field, 0, profile.NumFields)
 	for f := profile.Field(0); f < profile.NumFields; f++ {
-		if hit.Fields[f] > 0 {
+		if scores[f] > 0 {
 			fields = append(fields, f)
 		}
 	}
 	sort.Slice(fields, func(i, j int) bool {
 		a, b := fields[i], fields[j]
-		if hit.Fields[a] != hit.Fields[b] {
-			return hit.Fields[a] > hit.Fields[b]
+		if scores[a] != scores[b] {
+			return scores[a] > scores[b]
 		}
 		return a.String() < b.String()
 	})
@@ -230,11 +232,11 @@ func matchedFields(hit *index.Hit) []string {
 	return names
 }
 
-func breakdown(hit *index.Hit, avoidWhen string) *wire.ScoreBreakdown {
-	b := &wire.ScoreBreakdown{Score: hit.Score, AvoidWhenPenalty: avoidWhen}
+func breakdown(score float64, fields *[profile.NumFields]float64, avoidWhen string) *wire.ScoreBreakdown {
+	b := &wire.ScoreBreakdown{Score: score, AvoidWhenPenalty: avoidWhen}
 	for f := profile.Field(0); f < profile.NumFields; f++ {
-		if hit.Fields[f] > 0 {
-			b.FieldScores = append(b.FieldScores, wire.FieldScore{Field: f.String(), Score: hit.Fields[f]})
+		if fields[f] > 0 {
+			b.FieldScores = append(b.FieldScores, wire.FieldScore{Field: f.String(), Score: fields[f]})
 		}
 	}
 	return b

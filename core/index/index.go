@@ -37,9 +37,8 @@ type Field struct {
 	DocLen       []uint32 `msg:"doc_len"` // tokens per document, empty fields count 0
 
 	lookup map[string]uint32
-	// BM25: idf per term and the saturated term-frequency part per posting.
-	bm25IDF    []float64
-	bm25TFPart []float64
+	// BM25: per posting, idf(term)·tf(k1+1)/(tf+k1(1−b+b·dl/avgdl)).
+	bm25Impact []float64
 	// TF-IDF: idf per term, tf·idf per posting, vector norm per document.
 	tfidfIDF    []float64
 	tfidfWeight []float64
@@ -216,15 +215,14 @@ func (ix *Index) Prepare(k1, b float64) {
 			field.avgLen = 1
 		}
 
-		field.bm25IDF = make([]float64, len(field.Terms))
 		field.tfidfIDF = make([]float64, len(field.Terms))
-		field.bm25TFPart = make([]float64, len(field.PostingDoc))
+		field.bm25Impact = make([]float64, len(field.PostingDoc))
 		field.tfidfWeight = make([]float64, len(field.PostingDoc))
 		field.tfidfNorm = make([]float64, ix.Docs)
 		for t := range field.Terms {
 			lo, hi := field.PostingStart[t], field.PostingStart[t+1]
 			df := float64(hi - lo)
-			field.bm25IDF[t] = math.Log(1 + (n-df+0.5)/(df+0.5))
+			idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 			field.tfidfIDF[t] = math.Log((n+1)/(df+1)) + 1
 			for p := lo; p < hi; p++ {
 				tf := float64(field.PostingTF[p])
@@ -233,7 +231,7 @@ func (ix *Index) Prepare(k1, b float64) {
 					length = 1
 				}
 				denominator := tf + k1*(1-b+b*length/field.avgLen)
-				field.bm25TFPart[p] = tf * (k1 + 1) / denominator
+				field.bm25Impact[p] = idf * (tf * (k1 + 1) / denominator)
 				field.tfidfWeight[p] = tf * field.tfidfIDF[t]
 			}
 		}
@@ -248,10 +246,4 @@ func (ix *Index) Prepare(k1, b float64) {
 			field.tfidfNorm[doc] = math.Sqrt(normSquared[doc])
 		}
 	}
-}
-
-// Term returns the position of term in field f.
-func (ix *Index) term(f profile.Field, term string) (uint32, bool) {
-	t, ok := ix.Fields[f].lookup[term]
-	return t, ok
 }

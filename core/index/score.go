@@ -29,39 +29,52 @@ func QueryTerms(tokens []string) []QueryTerm {
 	return terms
 }
 
-// Hit is one scored document: its total score and each field's weighted
-// contribution (zero when the field did not match).
+// Hit is one scored document and its total score.
 type Hit struct {
-	Doc    uint32
-	Score  float64
-	Fields [profile.NumFields]float64
+	Doc   uint32
+	Score float64
 }
 
 // Scratch is per-query working memory. Reuse it (one per goroutine) to keep
-// queries allocation-light; the zero value is ready to use.
+// queries allocation-light; the zero value is ready to use. After Score it
+// also answers FieldScores for any document, until the next Score.
 type Scratch struct {
-	acc     [profile.NumFields][]float64
-	seen    []bool
+	// acc holds each document's per-field score, doc-major:
+	// acc[doc*NumFields+field], so one document's fields share a cache line.
+	acc     []float64
+	weights [profile.NumFields]float64
+	// state per document: 0 ineligible, 1 eligible and untouched, 2 touched.
+	state   []uint8
 	touched []uint32
 	hits    []Hit
 }
 
-func (s *Scratch) reset(docs int) {
-	for f := range s.acc {
-		if cap(s.acc[f]) < docs {
-			s.acc[f] = make([]float64, docs)
-		}
-		s.acc[f] = s.acc[f][:docs]
+const (
+	ineligible = 0
+	untouched  = 1
+	touched    = 2
+)
+
+func (s *Scratch) reset(eligible []bool) {
+	docs := len(eligible)
+	if cap(s.acc) < docs*int(profile.NumFields) {
+		s.acc = make([]float64, docs*int(profile.NumFields))
+		s.touched = s.touched[:0]
 	}
-	if cap(s.seen) < docs {
-		s.seen = make([]bool, docs)
-	}
-	s.seen = s.seen[:docs]
+	s.acc = s.acc[:docs*int(profile.NumFields)]
 	for _, doc := range s.touched {
-		for f := range s.acc {
-			s.acc[f][doc] = 0
+		clear(s.acc[int(doc)*int(profile.NumFields) : int(doc+1)*int(profile.NumFields)])
+	}
+	if cap(s.state) < docs {
+		s.state = make([]uint8, docs)
+	}
+	s.state = s.state[:docs]
+	for doc, ok := range eligible {
+		if ok {
+			s.state[doc] = untouched
+		} else {
+			s.state[doc] = ineligible
 		}
-		s.seen[doc] = false
 	}
 	s.touched = s.touched[:0]
 	s.hits = s.hits[:0]
@@ -69,19 +82,19 @@ func (s *Scratch) reset(docs int) {
 
 // Score scores every eligible document that shares a term with the query and
 // returns the documents with a positive score, in no particular order (rank
-// them with Top). eligible
-// has one entry per document. The returned slice lives in s until the next
-// call.
+// them with Top). eligible has one entry per document. The returned slice
+// lives in s until the next call.
 func (ix *Index) Score(algorithm string, weights *[profile.NumFields]float64, terms []QueryTerm, eligible []bool, s *Scratch) []Hit {
-	s.reset(ix.Docs)
+	s.reset(eligible[:ix.Docs])
+	s.weights = *weights
+	state, acc := s.state, s.acc
 	for f := profile.Field(0); f < profile.NumFields; f++ {
 		if weights[f] <= 0 {
 			continue
 		}
 		field := &ix.Fields[f]
-		acc := s.acc[f]
 		if algorithm == profile.TFIDF {
-			ix.accumulateTFIDF(field, terms, eligible, acc, s)
+			ix.accumulateTFIDF(field, f, terms, s)
 			continue
 		}
 		for _, qt := range terms {
@@ -89,41 +102,69 @@ func (ix *Index) Score(algorithm string, weights *[profile.NumFields]float64, te
 			if !ok {
 				continue
 			}
-			idf := field.bm25IDF[t]
 			qtf := math.Log1p(float64(qt.Count))
-			for p := field.PostingStart[t]; p < field.PostingStart[t+1]; p++ {
-				doc := field.PostingDoc[p]
-				if !eligible[doc] {
+			lo, hi := field.PostingStart[t], field.PostingStart[t+1]
+			impacts := field.bm25Impact[lo:hi]
+			for i, doc := range field.PostingDoc[lo:hi] {
+				switch state[doc] {
+				case ineligible:
 					continue
+				case untouched:
+					state[doc] = touched
+					s.touched = append(s.touched, doc)
 				}
-				s.touch(doc)
-				acc[doc] += idf * field.bm25TFPart[p] * qtf
+				// impact = idf·tfPart, so this is the reference's
+				// idf·tfPart·ln(1+qtf), evaluated in the same order.
+				acc[int(doc)*int(profile.NumFields)+int(f)] += impacts[i] * qtf
 			}
 		}
 	}
-
 	for _, doc := range s.touched {
-		hit := Hit{Doc: doc}
-		for f := profile.Field(0); f < profile.NumFields; f++ {
-			if weights[f] <= 0 {
-				continue
-			}
-			if value := s.acc[f][doc] * weights[f]; value > 0 {
-				hit.Fields[f] = value
-				hit.Score += value
-			}
-		}
-		if hit.Score > 0 {
-			s.hits = append(s.hits, hit)
+		if score := s.total(doc); score > 0 {
+			s.hits = append(s.hits, Hit{Doc: doc, Score: score})
 		}
 	}
 	return s.hits
 }
 
+// total adds the weighted field scores of doc in field order, skipping
+// fields that did not match.
+func (s *Scratch) total(doc uint32) float64 {
+	fields := s.acc[int(doc)*int(profile.NumFields):][:profile.NumFields]
+	score := 0.0
+	for f, value := range fields {
+		if s.weights[f] <= 0 {
+			continue
+		}
+		if value *= s.weights[f]; value > 0 {
+			score += value
+		}
+	}
+	return score
+}
+
+// FieldScores returns each field's weighted contribution to doc's score in
+// the last Score call (zero for fields that did not match).
+func (s *Scratch) FieldScores(doc uint32) [profile.NumFields]float64 {
+	var out [profile.NumFields]float64
+	if int(doc+1)*int(profile.NumFields) > len(s.acc) {
+		return out
+	}
+	for f, value := range s.acc[int(doc)*int(profile.NumFields):][:profile.NumFields] {
+		if s.weights[f] <= 0 {
+			continue
+		}
+		if value *= s.weights[f]; value > 0 {
+			out[f] = value
+		}
+	}
+	return out
+}
+
 // accumulateTFIDF writes each document's cosine similarity for one field:
 // dot(query, doc) / (|doc|·|query|), with the query vector over the terms the
 // field knows.
-func (ix *Index) accumulateTFIDF(field *Field, terms []QueryTerm, eligible []bool, acc []float64, s *Scratch) {
+func (ix *Index) accumulateTFIDF(field *Field, f profile.Field, terms []QueryTerm, s *Scratch) {
 	queryNormSquared := 0.0
 	for _, qt := range terms {
 		t, ok := field.lookup[qt.Term]
@@ -134,11 +175,14 @@ func (ix *Index) accumulateTFIDF(field *Field, terms []QueryTerm, eligible []boo
 		queryNormSquared += queryWeight * queryWeight
 		for p := field.PostingStart[t]; p < field.PostingStart[t+1]; p++ {
 			doc := field.PostingDoc[p]
-			if !eligible[doc] || field.tfidfNorm[doc] == 0 {
+			if s.state[doc] == ineligible || field.tfidfNorm[doc] == 0 {
 				continue
 			}
-			s.touch(doc)
-			acc[doc] += field.tfidfWeight[p] * queryWeight
+			if s.state[doc] == untouched {
+				s.state[doc] = touched
+				s.touched = append(s.touched, doc)
+			}
+			s.acc[int(doc)*int(profile.NumFields)+int(f)] += field.tfidfWeight[p] * queryWeight
 		}
 	}
 	if queryNormSquared == 0 {
@@ -146,16 +190,10 @@ func (ix *Index) accumulateTFIDF(field *Field, terms []QueryTerm, eligible []boo
 	}
 	queryNorm := math.Sqrt(queryNormSquared)
 	for _, doc := range s.touched {
-		if acc[doc] != 0 {
-			acc[doc] = acc[doc] / (field.tfidfNorm[doc] * queryNorm)
+		i := int(doc)*int(profile.NumFields) + int(f)
+		if s.acc[i] != 0 {
+			s.acc[i] = s.acc[i] / (field.tfidfNorm[doc] * queryNorm)
 		}
-	}
-}
-
-func (s *Scratch) touch(doc uint32) {
-	if !s.seen[doc] {
-		s.seen[doc] = true
-		s.touched = append(s.touched, doc)
 	}
 }
 
@@ -193,17 +231,33 @@ func Top(hits []Hit, k int, quantum float64) []Ranked {
 		k = len(hits)
 	}
 	best := make([]Ranked, 0, k)
+	// Quantizing moves a score by at most half a quantum (plus rounding), so
+	// a score clearly below the worst kept key can be rejected without
+	// quantizing it: the common case once the buffer is full.
+	margin := 2 / quantum
 	for _, hit := range hits {
-		r := Rank(hit, quantum)
 		n := len(best)
 		if n == k {
-			if k == 0 || !Less(&r, &best[n-1]) {
+			if k == 0 {
+				break
+			}
+			worst := best[n-1].Key
+			if hit.Score < worst-margin-1e-12*math.Abs(worst) {
+				continue
+			}
+		}
+		r := Rank(hit, quantum)
+		if n == k {
+			if !Less(&r, &best[n-1]) {
 				continue
 			}
 			best = best[:n-1]
 			n--
 		}
-		i := sort.Search(n, func(i int) bool { return Less(&r, &best[i]) })
+		i := n
+		for i > 0 && Less(&r, &best[i-1]) { // k is small: a linear walk from the end
+			i--
+		}
 		best = append(best, Ranked{})
 		copy(best[i+1:], best[i:n])
 		best[i] = r

@@ -1,0 +1,67 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/toolsift/toolsift/core/index"
+	"github.com/toolsift/toolsift/core/wire"
+)
+
+// BenchmarkSearchStages times each stage of the pipeline for the Chinese
+// query of BenchmarkSearchChineseQuery, to see where a query's time goes
+// (natively, and in wasm with GOOS=wasip1 go test -c).
+func BenchmarkSearchStages(b *testing.B) {
+	e, err := internalEngine()
+	if err != nil {
+		b.Fatal(err)
+	}
+	const q = "给群里发文件并确认消息已读"
+	request := []byte(`{"version":"tool-search.v1","query":"` + q + `","limit":5,"candidate_limit":20}`)
+	tokens := e.tokenizer.AppendTokens(nil, q)
+	terms := index.QueryTerms(tokens)
+	scratch := new(index.Scratch)
+	hits := e.index.Score(e.profile.Algorithm, &e.profile.Weights, terms, e.executable, scratch)
+	top := index.Top(hits, 20, e.profile.ScoreQuantum)
+	response, werr := e.Search(wire.SearchRequest{Version: wire.SearchVersion, Query: q})
+	if werr != nil {
+		b.Fatal(werr)
+	}
+	b.Run("decode", func(b *testing.B) {
+		for b.Loop() {
+			wire.DecodeSearchRequest(request)
+		}
+	})
+	b.Run("tokenize", func(b *testing.B) {
+		for b.Loop() {
+			tokens = e.tokenizer.AppendTokens(tokens[:0], q)
+		}
+	})
+	b.Run("score", func(b *testing.B) {
+		s := new(index.Scratch)
+		for b.Loop() {
+			e.index.Score(e.profile.Algorithm, &e.profile.Weights, terms, e.executable, s)
+		}
+	})
+	b.Run("top", func(b *testing.B) {
+		for b.Loop() {
+			index.Top(hits, 20, e.profile.ScoreQuantum)
+		}
+	})
+	b.Run("demote", func(b *testing.B) {
+		for b.Loop() {
+			e.demote(q, top, scratch)
+		}
+	})
+	b.Run("named", func(b *testing.B) {
+		for b.Loop() {
+			e.namedProduct(q)
+		}
+	})
+	b.Run("encode", func(b *testing.B) {
+		var buf []byte
+		for b.Loop() {
+			buf, _ = response.AppendJSON(buf[:0])
+		}
+	})
+	b.ReportMetric(float64(len(hits)), "hits")
+}
