@@ -261,15 +261,8 @@ func (e *Engine) SearchJSON(request []byte) ([]byte, *wire.Error) {
 	if err != nil {
 		return nil, err
 	}
-	response, err := e.Search(decoded)
-	if err != nil {
-		return nil, err
-	}
-	out, encodeErr := response.AppendJSON(make([]byte, 0, 4096))
-	if encodeErr != nil {
-		return nil, wire.Internal("encode_failed", encodeErr.Error())
-	}
-	return out, nil
+	_, out, err := e.answer(decoded)
+	return out, err
 }
 
 // InspectJSON decodes a schema-inspect.v1 request and returns the pretty

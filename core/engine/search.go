@@ -25,12 +25,19 @@ type query struct {
 // Search answers one tool-search.v1 request. Errors are *wire.Error; a
 // failed request never changes the engine.
 func (e *Engine) Search(request wire.SearchRequest) (*wire.SearchResponse, *wire.Error) {
+	response, _, err := e.answer(request)
+	return response, err
+}
+
+// answer is Search that also returns the response's wire bytes, which the
+// byte budget check has already produced.
+func (e *Engine) answer(request wire.SearchRequest) (*wire.SearchResponse, []byte, *wire.Error) {
 	if len(request.Subqueries) > 0 {
 		return e.searchDecomposed(request)
 	}
 	q, err := e.validate(request)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	return e.search(q)
 }
@@ -38,7 +45,7 @@ func (e *Engine) Search(request wire.SearchRequest) (*wire.SearchResponse, *wire
 // search is the pipeline, top to bottom: exact guard → hard filters →
 // lexical retrieval with avoid_when demotion → named-product lift → cut →
 // finalize under the byte budget.
-func (e *Engine) search(q query) (*wire.SearchResponse, *wire.Error) {
+func (e *Engine) search(q query) (*wire.SearchResponse, []byte, *wire.Error) {
 	response := e.newResponse(q.text, e.profile.Algorithm)
 
 	// 1. Exact guard: a query that is a tool's identity returns that tool
@@ -324,8 +331,9 @@ func (e *Engine) newResponse(queryText, strategy string) *wire.SearchResponse {
 }
 
 // finalize sets abstained, weak_match and the hints, then enforces the byte
-// budget by dropping whole candidates from the end.
-func (e *Engine) finalize(r *wire.SearchResponse) (*wire.SearchResponse, *wire.Error) {
+// budget by dropping whole candidates from the end. It returns the encoded
+// response too.
+func (e *Engine) finalize(r *wire.SearchResponse) (*wire.SearchResponse, []byte, *wire.Error) {
 	r.Abstained = r.Abstained || len(r.Candidates) == 0
 	if r.Abstained && r.Hint == "" && r.ExactFiltered == nil {
 		r.Hint = e.profile.AbstainHint
@@ -336,18 +344,18 @@ func (e *Engine) finalize(r *wire.SearchResponse) (*wire.SearchResponse, *wire.E
 			r.Hint = e.profile.WeakMatchHint
 		}
 	}
-	var buf []byte
+	buf := make([]byte, 0, 4096)
 	for {
 		var err error
 		buf, err = r.AppendJSON(buf[:0])
 		if err != nil {
-			return nil, wire.Internal("encode_failed", err.Error())
+			return nil, nil, wire.Internal("encode_failed", err.Error())
 		}
 		if len(buf)+1 <= wire.MaxResponseBytes {
-			return r, nil
+			return r, buf, nil
 		}
 		if len(r.Candidates) == 0 {
-			return nil, wire.Internal("response_too_large", fmt.Sprintf("response exceeds %d bytes without candidates", wire.MaxResponseBytes))
+			return nil, nil, wire.Internal("response_too_large", fmt.Sprintf("response exceeds %d bytes without candidates", wire.MaxResponseBytes))
 		}
 		r.Candidates = r.Candidates[:len(r.Candidates)-1]
 		r.Truncated = true

@@ -90,20 +90,20 @@ func unsafeText(s string) string {
 // action cannot take the whole budget of a multi-step workflow. If any
 // subquery names a tool that the filters exclude, the whole answer is that
 // exclusion (fail closed).
-func (e *Engine) searchDecomposed(r wire.SearchRequest) (*wire.SearchResponse, *wire.Error) {
+func (e *Engine) searchDecomposed(r wire.SearchRequest) (*wire.SearchResponse, []byte, *wire.Error) {
 	subqueries := catalog.StableUnique(r.Subqueries)
 	if len(subqueries) == 0 {
-		return nil, wire.Validation("subquery_required", "subqueries must hold at least one non-empty query")
+		return nil, nil, wire.Validation("subquery_required", "subqueries must hold at least one non-empty query")
 	}
 	if len(subqueries) > wire.MaxSubqueries {
-		return nil, wire.Validation("too_many_subqueries", fmt.Sprintf("at most %d subqueries are allowed", wire.MaxSubqueries))
+		return nil, nil, wire.Validation("too_many_subqueries", fmt.Sprintf("at most %d subqueries are allowed", wire.MaxSubqueries))
 	}
 	total := 0
 	for _, s := range subqueries {
 		total += len(s)
 	}
 	if total > wire.MaxSubqueriesBytes {
-		return nil, wire.Validation("subqueries_too_large", fmt.Sprintf("subqueries exceed %d UTF-8 bytes together", wire.MaxSubqueriesBytes))
+		return nil, nil, wire.Validation("subqueries_too_large", fmt.Sprintf("subqueries exceed %d UTF-8 bytes together", wire.MaxSubqueriesBytes))
 	}
 	// The shared settings are validated with the query, or with the first
 	// subquery when there is no query.
@@ -114,7 +114,7 @@ func (e *Engine) searchDecomposed(r wire.SearchRequest) (*wire.SearchResponse, *
 	}
 	shared, err := e.validate(base)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	responseQuery := strings.TrimSpace(r.Query)
 	if responseQuery == "" {
@@ -128,11 +128,11 @@ func (e *Engine) searchDecomposed(r wire.SearchRequest) (*wire.SearchResponse, *
 		item.Limit = shared.limit
 		q, err := e.validate(item)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		result, err := e.search(q)
+		result, _, err := e.search(q)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if result.ExactFiltered != nil {
 			response := e.newResponse(responseQuery, wire.StrategyDecomposedExactFiltered)
