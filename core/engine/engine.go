@@ -65,7 +65,7 @@ func New(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
 		}
 	}
 	e.index = builder.Finish()
-	e.index.Prepare(p.K1, p.B)
+	e.index.Prepare(p.Algorithm, p.K1, p.B)
 	return e, nil
 }
 
@@ -82,7 +82,7 @@ func NewWithIndex(cat *catalog.Catalog, p *profile.Profile, ix *index.Index) (*E
 	if err := ix.Validate(); err != nil {
 		return nil, err
 	}
-	ix.Prepare(p.K1, p.B)
+	ix.Prepare(p.Algorithm, p.K1, p.B)
 	e.index = ix
 	return e, nil
 }

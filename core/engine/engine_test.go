@@ -291,3 +291,14 @@ func TestEngineRefusesIdentityCollisions(t *testing.T) {
 	_, err := engine.New(&catalog.Catalog{Products: []catalog.Product{{ID: "chat", Tools: []catalog.Tool{a, b}}}}, profile.DWSV1)
 	require.ErrorContains(t, err, `"chat send"`)
 }
+
+func TestTFIDFAlternative(t *testing.T) {
+	p, err := profile.DWSV1.WithAlgorithm(profile.TFIDF)
+	require.NoError(t, err)
+	e, err := engine.New(newDWSEngine(t).Catalog(), p)
+	require.NoError(t, err)
+	r := search(t, e, wire.SearchRequest{Query: "查询群消息已读状态"})
+	require.Equal(t, profile.TFIDF, r.Strategy)
+	require.Equal(t, "chat.query_msg_read_status", r.Candidates[0].CanonicalPath)
+	require.Equal(t, []string{profile.TFIDF}, r.Candidates[0].RankSources)
+}

@@ -102,7 +102,7 @@ func (e *Engine) search(q query) (*wire.SearchResponse, []byte, *wire.Error) {
 // document (in no order) for the named-product lift.
 func (e *Engine) retrieve(queryText string, eligible []bool, k int, scratch *index.Scratch) ([]candidate, []index.Hit) {
 	terms := index.QueryTerms(e.tokenizer.AppendTokens(nil, queryText))
-	scored := e.index.Score(e.profile.Algorithm, &e.profile.Weights, terms, eligible, scratch)
+	scored := e.index.Score(&e.profile.Weights, terms, eligible, scratch)
 	return e.demote(queryText, index.Top(scored, k, e.profile.ScoreQuantum), scratch), scored
 }
 
@@ -203,7 +203,7 @@ func (e *Engine) liftNamedProduct(queryText string, hits []candidate, scored []i
 	}
 	for i := range hits {
 		if e.docs[hits[i].Doc].product == product && hits[i].Score < top {
-			hits[i].Score = top + hits[i].Score*e.profile.NamedProductBoost
+			hits[i].Score = top + float64(hits[i].Score*e.profile.NamedProductBoost) // no fused multiply-add
 		}
 	}
 	// The reference sorts raw (not quantized) scores here.

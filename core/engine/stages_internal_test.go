@@ -20,7 +20,7 @@ func BenchmarkSearchStages(b *testing.B) {
 	tokens := e.tokenizer.AppendTokens(nil, q)
 	terms := index.QueryTerms(tokens)
 	scratch := new(index.Scratch)
-	hits := e.index.Score(e.profile.Algorithm, &e.profile.Weights, terms, e.executable, scratch)
+	hits := e.index.Score(&e.profile.Weights, terms, e.executable, scratch)
 	top := index.Top(hits, 20, e.profile.ScoreQuantum)
 	response, werr := e.Search(wire.SearchRequest{Version: wire.SearchVersion, Query: q})
 	if werr != nil {
@@ -39,7 +39,7 @@ func BenchmarkSearchStages(b *testing.B) {
 	b.Run("score", func(b *testing.B) {
 		s := new(index.Scratch)
 		for b.Loop() {
-			e.index.Score(e.profile.Algorithm, &e.profile.Weights, terms, e.executable, s)
+			e.index.Score(&e.profile.Weights, terms, e.executable, s)
 		}
 	})
 	b.Run("top", func(b *testing.B) {

@@ -8,8 +8,6 @@
 // then combined in the fixed profile.Field order.
 package index
 
-//go:generate go run github.com/tinylib/msgp@v1.6.5 -io=false -tests=false
-
 import (
 	"fmt"
 	"math"
@@ -19,22 +17,29 @@ import (
 	"github.com/toolsift/toolsift/core/profile"
 )
 
+// Every multiply whose result is then added is wrapped in float64(…): the Go
+// spec lets a compiler fuse x*y+z (it does on arm64, not on amd64 or wasm),
+// and an explicit conversion forbids that, so every platform computes the
+// same bits.
+
 // Index holds one inverted field index per profile field over documents
 // 0..Docs-1. Only Terms, postings and lengths are stored; scoring tables are
 // derived by Prepare.
 type Index struct {
-	Docs   int                      `msg:"docs"`
-	Fields [profile.NumFields]Field `msg:"fields"`
+	Docs   int
+	Fields [profile.NumFields]Field
+
+	algorithm string // what Prepare derived tables for
 }
 
 // Field is one field's postings. Terms are sorted; the postings of Terms[i]
 // are PostingDoc/PostingTF[PostingStart[i]:PostingStart[i+1]], doc ascending.
 type Field struct {
-	Terms        []string `msg:"terms"`
-	PostingStart []uint32 `msg:"posting_start"`
-	PostingDoc   []uint32 `msg:"posting_doc"`
-	PostingTF    []uint32 `msg:"posting_tf"`
-	DocLen       []uint32 `msg:"doc_len"` // tokens per document, empty fields count 0
+	Terms        []string
+	PostingStart []uint32
+	PostingDoc   []uint32
+	PostingTF    []uint32
+	DocLen       []uint32 // tokens per document, empty fields count 0
 
 	lookup map[string]uint32
 	// BM25: per posting, idf(term)·tf(k1+1)/(tf+k1(1−b+b·dl/avgdl)).
@@ -43,7 +48,6 @@ type Field struct {
 	tfidfIDF    []float64
 	tfidfWeight []float64
 	tfidfNorm   []float64
-	avgLen      float64
 }
 
 // Build indexes tokens[doc][field] (a convenience over Builder).
@@ -192,10 +196,12 @@ func (ix *Index) Validate() error {
 	return nil
 }
 
-// Prepare derives the lookup table and the scoring tables for k1 and b. The
-// statistics (N, document frequency, average length) cover every document,
-// eligible or not, as in the reference.
-func (ix *Index) Prepare(k1, b float64) {
+// Prepare derives the lookup table and the scoring tables of algorithm
+// (profile.BM25 or profile.TFIDF) for k1 and b. The statistics (N, document
+// frequency, average length) cover every document, eligible or not, as in the
+// reference.
+func (ix *Index) Prepare(algorithm string, k1, b float64) {
+	ix.algorithm = algorithm
 	n := float64(ix.Docs)
 	for f := range ix.Fields {
 		field := &ix.Fields[f]
@@ -203,47 +209,63 @@ func (ix *Index) Prepare(k1, b float64) {
 		for t, term := range field.Terms {
 			field.lookup[term] = uint32(t)
 		}
+		if algorithm == profile.TFIDF {
+			field.prepareTFIDF(n, ix.Docs)
+			continue
+		}
 		total := uint64(0)
 		for _, l := range field.DocLen {
 			total += uint64(l)
 		}
-		field.avgLen = 0
+		avgLen := 0.0
 		if ix.Docs > 0 {
-			field.avgLen = float64(total) / n
+			avgLen = float64(total) / n
 		}
-		if field.avgLen <= 0 {
-			field.avgLen = 1
+		if avgLen <= 0 {
+			avgLen = 1
 		}
-
-		field.tfidfIDF = make([]float64, len(field.Terms))
 		field.bm25Impact = make([]float64, len(field.PostingDoc))
-		field.tfidfWeight = make([]float64, len(field.PostingDoc))
-		field.tfidfNorm = make([]float64, ix.Docs)
 		for t := range field.Terms {
 			lo, hi := field.PostingStart[t], field.PostingStart[t+1]
 			df := float64(hi - lo)
 			idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-			field.tfidfIDF[t] = math.Log((n+1)/(df+1)) + 1
 			for p := lo; p < hi; p++ {
 				tf := float64(field.PostingTF[p])
 				length := float64(field.DocLen[field.PostingDoc[p]])
 				if length < 1 {
 					length = 1
 				}
-				denominator := tf + k1*(1-b+b*length/field.avgLen)
+				// float64(…) rounds the product before the add, so no
+				// platform fuses it into a multiply-add (Go may fuse on
+				// arm64, never in wasm): every host computes the same bits.
+				denominator := tf + float64(k1*(1-b+b*length/avgLen))
 				field.bm25Impact[p] = idf * (tf * (k1 + 1) / denominator)
-				field.tfidfWeight[p] = tf * field.tfidfIDF[t]
 			}
 		}
-		// Norms add squared weights in term order per document; terms are
-		// visited in sorted order, so each document's sum has a fixed order.
-		normSquared := make([]float64, ix.Docs)
-		for p, doc := range field.PostingDoc {
-			w := field.tfidfWeight[p]
-			normSquared[doc] += w * w
+	}
+}
+
+// prepareTFIDF derives idf = ln((N+1)/(df+1)) + 1, tf·idf per posting and
+// each document's vector norm.
+func (field *Field) prepareTFIDF(n float64, docs int) {
+	field.tfidfIDF = make([]float64, len(field.Terms))
+	field.tfidfWeight = make([]float64, len(field.PostingDoc))
+	for t := range field.Terms {
+		lo, hi := field.PostingStart[t], field.PostingStart[t+1]
+		field.tfidfIDF[t] = math.Log((n+1)/(float64(hi-lo)+1)) + 1
+		for p := lo; p < hi; p++ {
+			field.tfidfWeight[p] = float64(field.PostingTF[p]) * field.tfidfIDF[t]
 		}
-		for doc := range normSquared {
-			field.tfidfNorm[doc] = math.Sqrt(normSquared[doc])
-		}
+	}
+	// Norms add squared weights in term order per document; terms are
+	// visited in sorted order, so each document's sum has a fixed order.
+	normSquared := make([]float64, docs)
+	for p, doc := range field.PostingDoc {
+		w := field.tfidfWeight[p]
+		normSquared[doc] += float64(w * w) // rounded: no fused multiply-add
+	}
+	field.tfidfNorm = make([]float64, docs)
+	for doc := range normSquared {
+		field.tfidfNorm[doc] = math.Sqrt(normSquared[doc])
 	}
 }

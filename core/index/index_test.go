@@ -118,16 +118,16 @@ func TestScoresEqualNaiveFormulasExactly(t *testing.T) {
 		docs := corpus(seed, 60)
 		ix := index.Build(docs)
 		require.NoError(t, ix.Validate())
-		ix.Prepare(0.9, 0.4)
 		eligible := make([]bool, len(docs))
 		for i := range eligible {
 			eligible[i] = i%7 != 3 // some documents are filtered out
 		}
 		terms := index.QueryTerms([]string{"群", "消息", "群", "send", "zzz", "的", "的", "的"})
 		for _, algorithm := range []string{profile.BM25, profile.TFIDF} {
+			ix.Prepare(algorithm, 0.9, 0.4)
 			got := map[uint32]index.Hit{}
 			scratch := new(index.Scratch)
-			for _, h := range ix.Score(algorithm, &weights, terms, eligible, scratch) {
+			for _, h := range ix.Score(&weights, terms, eligible, scratch) {
 				got[h.Doc] = h
 			}
 			for d := range docs {

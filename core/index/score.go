@@ -84,7 +84,9 @@ func (s *Scratch) reset(eligible []bool) {
 // returns the documents with a positive score, in no particular order (rank
 // them with Top). eligible has one entry per document. The returned slice
 // lives in s until the next call.
-func (ix *Index) Score(algorithm string, weights *[profile.NumFields]float64, terms []QueryTerm, eligible []bool, s *Scratch) []Hit {
+//
+// The algorithm is the one the index was Prepared for.
+func (ix *Index) Score(weights *[profile.NumFields]float64, terms []QueryTerm, eligible []bool, s *Scratch) []Hit {
 	s.reset(eligible[:ix.Docs])
 	s.weights = *weights
 	state, acc := s.state, s.acc
@@ -93,7 +95,7 @@ func (ix *Index) Score(algorithm string, weights *[profile.NumFields]float64, te
 			continue
 		}
 		field := &ix.Fields[f]
-		if algorithm == profile.TFIDF {
+		if ix.algorithm == profile.TFIDF {
 			ix.accumulateTFIDF(field, f, terms, s)
 			continue
 		}
@@ -115,7 +117,7 @@ func (ix *Index) Score(algorithm string, weights *[profile.NumFields]float64, te
 				}
 				// impact = idf·tfPart, so this is the reference's
 				// idf·tfPart·ln(1+qtf), evaluated in the same order.
-				acc[int(doc)*int(profile.NumFields)+int(f)] += impacts[i] * qtf
+				acc[int(doc)*int(profile.NumFields)+int(f)] += float64(impacts[i] * qtf)
 			}
 		}
 	}
@@ -136,7 +138,7 @@ func (s *Scratch) total(doc uint32) float64 {
 		if s.weights[f] <= 0 {
 			continue
 		}
-		if value *= s.weights[f]; value > 0 {
+		if value = float64(value * s.weights[f]); value > 0 {
 			score += value
 		}
 	}
@@ -154,7 +156,7 @@ func (s *Scratch) FieldScores(doc uint32) [profile.NumFields]float64 {
 		if s.weights[f] <= 0 {
 			continue
 		}
-		if value *= s.weights[f]; value > 0 {
+		if value = float64(value * s.weights[f]); value > 0 {
 			out[f] = value
 		}
 	}
@@ -172,7 +174,7 @@ func (ix *Index) accumulateTFIDF(field *Field, f profile.Field, terms []QueryTer
 			continue
 		}
 		queryWeight := float64(qt.Count) * field.tfidfIDF[t]
-		queryNormSquared += queryWeight * queryWeight
+		queryNormSquared += float64(queryWeight * queryWeight)
 		for p := field.PostingStart[t]; p < field.PostingStart[t+1]; p++ {
 			doc := field.PostingDoc[p]
 			if s.state[doc] == ineligible || field.tfidfNorm[doc] == 0 {
@@ -182,7 +184,7 @@ func (ix *Index) accumulateTFIDF(field *Field, f profile.Field, terms []QueryTer
 				s.state[doc] = touched
 				s.touched = append(s.touched, doc)
 			}
-			s.acc[int(doc)*int(profile.NumFields)+int(f)] += field.tfidfWeight[p] * queryWeight
+			s.acc[int(doc)*int(profile.NumFields)+int(f)] += float64(field.tfidfWeight[p] * queryWeight)
 		}
 	}
 	if queryNormSquared == 0 {
