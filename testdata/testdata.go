@@ -16,6 +16,13 @@ import (
 //go:embed dws/catalog.tar.gz
 var DWSCatalog []byte
 
+// DWSSnapshot is the snapshot of DWSCatalog under the dws-v1 profile, the
+// default of every host. core/snapshot's tests rebuild it and fail when it
+// is stale.
+//
+//go:embed dws/dws.snap
+var DWSSnapshot []byte
+
 // Golden holds the reference engine's request → response vectors, gzip'd
 // JSONL, under dws/golden/.
 //

@@ -1,58 +1,238 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tetratelabs/wazero"
 
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/profile"
+	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
+	"github.com/toolsift/toolsift/hostapi"
 	"github.com/toolsift/toolsift/testdata"
 )
 
-// backend is what a command needs from an engine: bytes in, bytes out, so
-// that every engine (native now, the wasm module later) is driven the same
-// way and compared byte for byte.
+// backend is what a command needs from an engine: request bytes in, response
+// bytes out, so that the wasm module and the native core are driven the same
+// way and can be compared byte for byte.
 type backend interface {
-	SearchJSON(request []byte) ([]byte, *wire.Error)
-	InspectJSON(request []byte) ([]byte, *wire.Error)
+	Search(ctx context.Context, request []byte) ([]byte, *wire.Error)
+	Inspect(ctx context.Context, request []byte) ([]byte, *wire.Error)
+	Info() catalogInfo
+	Close()
+}
+
+// catalogInfo describes what a backend serves.
+type catalogInfo struct {
+	Engine        string `json:"engine"`
+	Profile       string `json:"profile"`
+	Format        string `json:"format"`
+	SourceHash    string `json:"source_hash"`
+	SurfaceHash   string `json:"surface_hash"`
+	ToolCount     int    `json:"tool_count"`
+	ProductCount  int    `json:"product_count"`
+	SnapshotBytes int    `json:"snapshot_bytes"`
 }
 
 // engineFlags are the flags every command shares.
 type engineFlags struct {
-	engine  string
-	catalog string
-	explain bool
+	engine   string
+	snapshot string
+	catalog  string
+	cacheDir string
+	explain  bool
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.engine, "engine", "native", "engine to run: native (the Go core in this process)")
-	fs.StringVar(&f.catalog, "catalog", "", "DWS catalog dump directory (catalog.json + tools/); default: the built-in DWS catalog")
+	fs.StringVar(&f.engine, "engine", "wasm", "engine: wasm (the WebAssembly module on wazero) or native (the Go core in this process)")
+	fs.StringVar(&f.snapshot, "snapshot", "", "snapshot file to serve (default: the built-in DWS snapshot)")
+	fs.StringVar(&f.cacheDir, "cache-dir", defaultCacheDir(), `where compiled module code is cached between runs ("" disables the cache)`)
+	fs.StringVar(&f.catalog, "catalog", "", "DWS catalog dump (a directory of catalog.json + tools/, or a .tar.gz of them) to index instead of a snapshot")
 }
 
-func (f *engineFlags) open() (backend, error) {
-	if f.engine != "native" {
-		return nil, fmt.Errorf("unknown --engine %q (available: native)", f.engine)
+// snapshotBytes returns the snapshot to serve: --snapshot, a snapshot built
+// from --catalog, or the built-in one.
+func (f *engineFlags) snapshotBytes(ctx context.Context) ([]byte, error) {
+	switch {
+	case f.snapshot != "" && f.catalog != "":
+		return nil, errors.New("--snapshot and --catalog are mutually exclusive")
+	case f.snapshot != "":
+		return os.ReadFile(f.snapshot)
+	case f.catalog != "":
+		return buildSnapshot(ctx, f.engine, dws.Format, f.catalog, f.hostOptions()...)
 	}
-	var files dws.Files
-	var err error
-	if f.catalog == "" {
-		files, err = dws.FilesFromTarGz(testdata.DWSCatalog)
-	} else {
-		files, err = dws.FilesFromFS(os.DirFS(f.catalog))
+	return testdata.DWSSnapshot, nil
+}
+
+func (f *engineFlags) open(ctx context.Context) (backend, error) {
+	snap, err := f.snapshotBytes(ctx)
+	if err != nil {
+		return nil, err
 	}
+	switch f.engine {
+	case "wasm":
+		e, err := hostapi.Open(ctx, snap, f.hostOptions()...)
+		if err != nil {
+			return nil, fmt.Errorf("open snapshot in the module: %w", err)
+		}
+		return &wasmBackend{engine: e, explain: f.explain}, nil
+	case "native":
+		e, werr := snapshot.Open(snap)
+		if werr != nil {
+			return nil, fmt.Errorf("open snapshot: %w", werr)
+		}
+		return &nativeBackend{engine: e.WithExplain(f.explain), snapshotBytes: len(snap)}, nil
+	}
+	return nil, fmt.Errorf("unknown --engine %q (wasm or native)", f.engine)
+}
+
+// buildSnapshot indexes a catalog dump directory with the chosen engine;
+// both give the same bytes.
+func buildSnapshot(ctx context.Context, engineName, format, dir string, opts ...hostapi.Option) ([]byte, error) {
+	if format != dws.Format {
+		return nil, fmt.Errorf("unknown --format %q (known: %s)", format, dws.Format)
+	}
+	files, err := readDump(dir)
 	if err != nil {
 		return nil, fmt.Errorf("read catalog: %w", err)
 	}
-	cat, err := dws.Import(files)
-	if err != nil {
-		return nil, fmt.Errorf("import catalog: %w", err)
+	switch engineName {
+	case "native":
+		cat, err := dws.Import(files)
+		if err != nil {
+			return nil, fmt.Errorf("import catalog: %w", err)
+		}
+		return snapshot.Build(cat, profile.DWSV1)
+	case "wasm":
+		// The module takes the dump as one JSON object of file name → JSON.
+		bundle := map[string]json.RawMessage{}
+		for name, data := range files {
+			bundle[filepath.ToSlash(name)] = data
+		}
+		encoded, err := json.Marshal(bundle)
+		if err != nil {
+			return nil, fmt.Errorf("bundle catalog: %w", err)
+		}
+		return hostapi.BuildSnapshot(ctx, format, encoded, opts...)
 	}
-	e, err := engine.New(cat, profile.DWSV1)
-	if err != nil {
-		return nil, fmt.Errorf("build engine: %w", err)
+	return nil, fmt.Errorf("unknown --engine %q (wasm or native)", engineName)
+}
+
+// hostOptions turns the flags into module host options: the compilation
+// cache makes every run after the first skip compiling the module.
+func (f *engineFlags) hostOptions() []hostapi.Option {
+	if f.cacheDir == "" {
+		return nil
 	}
-	return e.WithExplain(f.explain), nil
+	cache, err := wazero.NewCompilationCacheWithDir(f.cacheDir)
+	if err != nil {
+		return nil // an unusable cache only costs time
+	}
+	return []hostapi.Option{hostapi.WithCompilationCache(cache)}
+}
+
+func defaultCacheDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "toolsift", "wazero")
+}
+
+// readDump reads a DWS dump from a directory or from a .tar.gz file.
+func readDump(path string) (dws.Files, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return dws.FilesFromFS(os.DirFS(path))
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return dws.FilesFromTarGz(data)
+}
+
+type nativeBackend struct {
+	engine        *engine.Engine
+	snapshotBytes int
+}
+
+func (b *nativeBackend) Search(_ context.Context, request []byte) ([]byte, *wire.Error) {
+	return b.engine.SearchJSON(request)
+}
+
+func (b *nativeBackend) Inspect(_ context.Context, request []byte) ([]byte, *wire.Error) {
+	return b.engine.InspectJSON(request)
+}
+
+func (b *nativeBackend) Info() catalogInfo {
+	v := b.engine.Version()
+	return catalogInfo{
+		Engine: "native", Profile: b.engine.Profile().Name, Format: b.engine.Catalog().Format,
+		SourceHash: v.SourceHash, SurfaceHash: v.SurfaceHash,
+		ToolCount: b.engine.ToolCount(), ProductCount: len(b.engine.Catalog().Products),
+		SnapshotBytes: b.snapshotBytes,
+	}
+}
+
+func (b *nativeBackend) Close() {}
+
+type wasmBackend struct {
+	engine  *hostapi.Engine
+	explain bool
+}
+
+func (b *wasmBackend) Search(ctx context.Context, request []byte) ([]byte, *wire.Error) {
+	var out []byte
+	var err error
+	if b.explain {
+		out, err = b.engine.SearchExplain(ctx, request)
+	} else {
+		out, err = b.engine.Search(ctx, request)
+	}
+	return out, typed(err)
+}
+
+func (b *wasmBackend) Inspect(ctx context.Context, request []byte) ([]byte, *wire.Error) {
+	out, err := b.engine.Inspect(ctx, request)
+	return out, typed(err)
+}
+
+func (b *wasmBackend) Info() catalogInfo {
+	i := b.engine.Info()
+	return catalogInfo{
+		Engine: "wasm", Profile: i.Profile, Format: i.Format, SourceHash: i.SourceHash, SurfaceHash: i.SurfaceHash,
+		ToolCount: i.ToolCount, ProductCount: i.ProductCount, SnapshotBytes: i.SnapshotBytes,
+	}
+}
+
+func (b *wasmBackend) Close() { b.engine.Close(context.Background()) }
+
+// typed turns a host error into the wire error the module sent (or an
+// internal one for a host failure such as a trap or a deadline).
+func typed(err error) *wire.Error {
+	if err == nil {
+		return nil
+	}
+	var moduleErr *hostapi.Error
+	if errors.As(err, &moduleErr) {
+		return &wire.Error{Category: moduleErr.Category, Code: moduleErr.Code, Reason: moduleErr.Reason, Message: moduleErr.Message}
+	}
+	reason := "host_failure"
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		reason = "deadline_exceeded"
+	}
+	return wire.Internal(reason, strings.TrimSpace(err.Error()))
 }

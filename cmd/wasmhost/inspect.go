@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -56,12 +57,14 @@ func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 
-	engine, err := common.open()
+	ctx := context.Background()
+	engine, err := common.open(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "wasmhost: %v\n", err)
 		return 1
 	}
-	response, werr := engine.InspectJSON(request)
+	defer engine.Close()
+	response, werr := engine.Inspect(ctx, request)
 	if werr != nil {
 		return printError(stderr, werr)
 	}

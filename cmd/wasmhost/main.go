@@ -8,9 +8,13 @@
 //	wasmhost search --batch              one request per stdin line, one answer per stdout line
 //	wasmhost inspect --request-json -    one schema-inspect.v1 request on stdin
 //	wasmhost inspect --path P --expected-source-hash H1 --expected-surface-hash H2
+//	wasmhost snapshot build --format dws --in DIR -o FILE.snap
+//	wasmhost info                        hashes, tool count, profile, sizes
 //
-// Every command takes --engine (native) and --catalog DIR (a DWS catalog
-// dump directory; the default is the built-in DWS catalog). Errors print as
+// Every command takes --engine (wasm, the default: the WebAssembly module on
+// wazero; or native: the Go core in this process), --snapshot FILE (default:
+// the built-in DWS snapshot) and --catalog DIR (a DWS dump to index instead).
+// Both engines answer with the same bytes. Errors print as
 // {"error":{…}} on stderr with exit code 3 (validation), 5 (internal) or 6
 // (discovery); in --batch mode they print on stdout in the failing request's
 // place and the exit code stays 0.
@@ -29,8 +33,10 @@ func main() {
 const usage = `usage: wasmhost <command> [flags]
 
 commands:
-  search    rank the catalog's tools for a query (tool-search.v1)
-  inspect   show one tool's compact spec, checked against the catalog hashes (schema-inspect.v1)
+  search           rank the catalog's tools for a query (tool-search.v1)
+  inspect          show one tool's compact spec, checked against the catalog hashes (schema-inspect.v1)
+  snapshot build   index a catalog into a snapshot file
+  info             what the engine serves: catalog hashes, tool count, profile, sizes
 
 run "wasmhost <command> -h" for the flags of a command.
 `
@@ -45,6 +51,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runSearch(args[1:], stdin, stdout, stderr)
 	case "inspect":
 		return runInspect(args[1:], stdin, stdout, stderr)
+	case "snapshot":
+		return runSnapshot(args[1:], stdout, stderr)
+	case "info":
+		return runInfo(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

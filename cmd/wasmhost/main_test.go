@@ -3,10 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolsift/toolsift/testdata"
 )
 
 func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
@@ -77,6 +81,8 @@ func TestSearchErrorsAndExitCodes(t *testing.T) {
 	require.Contains(t, stderr, "request_too_large")
 	code, _, _ = runCLI(t, "", "search", "--engine", "quantum", "--query", "q")
 	require.Equal(t, 1, code)
+	code, _, _ = runCLI(t, "", "search", "--snapshot", "/nonexistent.snap", "--query", "q")
+	require.Equal(t, 1, code)
 	code, _, _ = runCLI(t, "", "frobnicate")
 	require.Equal(t, 2, code)
 }
@@ -114,4 +120,61 @@ func TestInspectRoundTrip(t *testing.T) {
 	code, _, stderr = runCLI(t, "", "inspect", "--path", "chat.query_msg_read_status", "--expected-source-hash", "x")
 	require.Equal(t, 3, code)
 	require.Contains(t, stderr, "incomplete_catalog_version")
+}
+
+// TestEnginesAgreeOnBatch sends the reference's misc, workflow and intent
+// requests through `search --batch` on both engines: every line identical.
+func TestEnginesAgreeOnBatch(t *testing.T) {
+	var input strings.Builder
+	lines := 0
+	for _, name := range []string{"misc.jsonl.gz", "workflows.jsonl.gz", "intent_use_when.jsonl.gz"} {
+		data, err := testdata.ReadGolden(name)
+		require.NoError(t, err)
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var golden struct {
+				Request map[string]any `json:"request"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(line), &golden))
+			golden.Request["version"] = "tool-search.v1"
+			request, _ := json.Marshal(golden.Request)
+			input.Write(request)
+			input.WriteByte('\n')
+			lines++
+		}
+	}
+	code, native, stderr := runCLI(t, input.String(), "search", "--batch", "--engine", "native")
+	require.Equal(t, 0, code, stderr)
+	code, wasm, stderr := runCLI(t, input.String(), "search", "--batch", "--engine", "wasm")
+	require.Equal(t, 0, code, stderr)
+	nativeLines := strings.Split(strings.TrimSuffix(native, "\n"), "\n")
+	require.Len(t, nativeLines, lines)
+	require.Equal(t, nativeLines, strings.Split(strings.TrimSuffix(wasm, "\n"), "\n"))
+	t.Logf("%d requests, every line identical across engines", lines)
+}
+
+// TestSnapshotBuildIsTheSameOnBothEngines: the module and the Go core build
+// byte-identical snapshots, equal to the committed default.
+func TestSnapshotBuildIsTheSameOnBothEngines(t *testing.T) {
+	dir := t.TempDir()
+	catalog := filepath.Join("..", "..", "testdata", "dws", "catalog.tar.gz")
+	for _, engine := range []string{"native", "wasm"} {
+		out := filepath.Join(dir, engine+".snap")
+		code, _, stderr := runCLI(t, "", "snapshot", "build", "--engine", engine, "--format", "dws", "--in", catalog, "-o", out)
+		require.Equal(t, 0, code, stderr)
+		got, err := os.ReadFile(out)
+		require.NoError(t, err)
+		require.True(t, bytes.Equal(testdata.DWSSnapshot, got), "%s engine built different bytes", engine)
+	}
+}
+
+func TestInfo(t *testing.T) {
+	for _, engine := range []string{"native", "wasm"} {
+		code, stdout, stderr := runCLI(t, "", "info", "--engine", engine)
+		require.Equal(t, 0, code, stderr)
+		var info map[string]any
+		require.NoError(t, json.Unmarshal([]byte(stdout), &info))
+		require.Equal(t, float64(1122), info["tool_count"])
+		require.Equal(t, "dws-v1", info["profile"])
+		require.Equal(t, engine, info["engine"])
+	}
 }

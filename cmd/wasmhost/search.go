@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -65,15 +66,17 @@ func runSearch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 
-	engine, err := common.open()
+	ctx := context.Background()
+	engine, err := common.open(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "wasmhost: %v\n", err)
 		return 1
 	}
+	defer engine.Close()
 	if *batch {
-		return searchBatch(engine, stdin, stdout, stderr)
+		return searchBatch(ctx, engine, stdin, stdout, stderr)
 	}
-	response, werr := engine.SearchJSON(request)
+	response, werr := engine.Search(ctx, request)
 	if werr != nil {
 		return printError(stderr, werr)
 	}
@@ -118,7 +121,7 @@ func readRequest(r io.Reader) ([]byte, *wire.Error) {
 // response or the compact error object. Blank lines are skipped. A line over
 // the request budget is answered with request_too_large without being held
 // in memory.
-func searchBatch(engine backend, stdin io.Reader, stdout, stderr io.Writer) int {
+func searchBatch(ctx context.Context, engine backend, stdin io.Reader, stdout, stderr io.Writer) int {
 	in := bufio.NewReaderSize(stdin, wire.MaxRequestBytes+2)
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
@@ -149,7 +152,7 @@ func searchBatch(engine backend, stdin io.Reader, stdout, stderr io.Writer) int 
 			}
 			continue
 		default:
-			answer, werr = engine.SearchJSON(line)
+			answer, werr = engine.Search(ctx, line)
 		}
 		if werr != nil {
 			answer = werr.AppendJSON(nil)

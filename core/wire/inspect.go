@@ -13,12 +13,39 @@ type InspectRequest struct {
 // DecodeInspectRequest strictly decodes one schema-inspect.v1 request (same
 // rules as DecodeSearchRequest).
 func DecodeInspectRequest(data []byte) (InspectRequest, *Error) {
-	var request InspectRequest
-	if err := decodeStrict(data, &request, InspectVersion); err != nil {
+	request, err := decodeInspectRequest(data)
+	if err != nil {
 		return InspectRequest{}, err
 	}
 	if request.Version != InspectVersion {
 		return InspectRequest{}, Validation("unsupported_version", `request must carry "version":"schema-inspect.v1"`)
 	}
 	return request, nil
+}
+
+// decodeInspectRequest decodes a request without judging its version.
+func decodeInspectRequest(data []byte) (InspectRequest, *Error) {
+	var r InspectRequest
+	d, err := newDecoder(data, InspectVersion)
+	if err != nil {
+		return InspectRequest{}, err
+	}
+	for d.nextField() {
+		switch {
+		case d.fieldIs("version"):
+			d.stringValue(&r.Version)
+		case d.fieldIs("canonical_path"):
+			d.stringValue(&r.CanonicalPath)
+		case d.fieldIs("expected_source_hash"):
+			d.stringValue(&r.ExpectedSourceHash)
+		case d.fieldIs("expected_surface_hash"):
+			d.stringValue(&r.ExpectedSurfaceHash)
+		default:
+			d.unknownField()
+		}
+	}
+	if err := d.finish(); err != nil {
+		return InspectRequest{}, err
+	}
+	return r, nil
 }

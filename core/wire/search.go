@@ -1,10 +1,7 @@
 package wire
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"sort"
 
 	"github.com/toolsift/toolsift/core/catalog"
@@ -29,8 +26,8 @@ type SearchRequest struct {
 // MaxRequestBytes, exactly one JSON object, no unknown fields, and the right
 // version. Field validation (limits, query length, filters) is the engine's.
 func DecodeSearchRequest(data []byte) (SearchRequest, *Error) {
-	var request SearchRequest
-	if err := decodeStrict(data, &request, "tool-search.v1"); err != nil {
+	request, err := decodeSearchRequest(data)
+	if err != nil {
 		return SearchRequest{}, err
 	}
 	if request.Version != SearchVersion {
@@ -40,27 +37,40 @@ func DecodeSearchRequest(data []byte) (SearchRequest, *Error) {
 	return request, nil
 }
 
-// decodeStrict is the one strict JSON request decoder. It uses encoding/json
-// deliberately: its acceptance rules (case-insensitive field names, number
-// syntax, duplicate keys) are the reference's, and a request is small.
-func decodeStrict(data []byte, into any, what string) *Error {
-	if len(data) > MaxRequestBytes {
-		return Validation("request_too_large", fmt.Sprintf("%s request is larger than %d bytes", what, MaxRequestBytes))
+// decodeSearchRequest decodes a request without judging its version, so that
+// tests can compare every decoded struct with encoding/json's.
+func decodeSearchRequest(data []byte) (SearchRequest, *Error) {
+	var r SearchRequest
+	d, err := newDecoder(data, SearchVersion)
+	if err != nil {
+		return SearchRequest{}, err
 	}
-	decoder := json.NewDecoder(bytes.NewReader(data))
-	decoder.DisallowUnknownFields()
-	if err := decoder.Decode(into); err != nil {
-		return Validation("invalid_request_json", fmt.Sprintf("cannot decode %s request: %v", what, err))
+	for d.nextField() {
+		switch {
+		case d.fieldIs("version"):
+			d.stringValue(&r.Version)
+		case d.fieldIs("query"):
+			d.stringValue(&r.Query)
+		case d.fieldIs("subqueries"):
+			d.stringsValue(&r.Subqueries)
+		case d.fieldIs("limit"):
+			d.intValue(&r.Limit)
+		case d.fieldIs("candidate_limit"):
+			d.intValue(&r.CandidateLimit)
+		case d.fieldIs("product_ids"):
+			d.stringsValue(&r.ProductIDs)
+		case d.fieldIs("effects"):
+			d.stringsValue(&r.Effects)
+		case d.fieldIs("exclude_canonical"):
+			d.stringsValue(&r.ExcludeCanonical)
+		default:
+			d.unknownField()
+		}
 	}
-	var trailing any
-	switch err := decoder.Decode(&trailing); err {
-	case io.EOF:
-		return nil
-	case nil:
-		return Validation("invalid_request_json", what+" request must be exactly one JSON object")
-	default:
-		return Validation("invalid_request_json", fmt.Sprintf("cannot decode %s request: data after the object: %v", what, err))
+	if err := d.finish(); err != nil {
+		return SearchRequest{}, err
 	}
+	return r, nil
 }
 
 // SearchResponse is a tool-search.v1 response.
