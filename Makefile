@@ -12,9 +12,9 @@ Q         ?= 给群里发送文件
 BENCHTIME ?= 2s
 COUNT     ?= 5
 
-.PHONY: test vet fmt-check unit race wasm-check search bench fuzz
+.PHONY: test vet fmt-check unit race wasm-check wasm search bench fuzz
 
-test: fmt-check vet unit race wasm-check
+test: fmt-check vet wasm-check unit race
 
 fmt-check:
 	@out="$$(gofmt -l cmd core hostapi wasm testdata 2>/dev/null)"; \
@@ -26,19 +26,26 @@ vet:
 unit:
 	$(GO) test -count=1 ./...
 
-# The engine is immutable after construction; prove it under the race detector.
+# The engine is immutable after construction and the host pools instances;
+# prove both under the race detector.
 race:
-	$(GO) test -count=1 -race -run 'Concurrent' ./core/engine/
+	$(GO) test -count=1 -race -run 'Concurrent' ./core/engine/ ./hostapi/
 
-# The core must compile for the WASI module (no cgo, no os/exec, no file I/O).
+# The core must compile for the WASI module (no cgo, no os/exec, no file I/O),
+# and the committed module must be exactly what its sources build.
 wasm-check:
 	GOOS=wasip1 GOARCH=wasm $(GO) build ./core/...
+	wasm/build.sh --check
+
+# Rebuild wasm/toolsift.wasm and wasm/exports.txt after changing the engine.
+wasm:
+	wasm/build.sh
 
 search:
 	$(GO) run ./cmd/wasmhost search --query "$(Q)"
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) ./core/...
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) ./core/... ./hostapi/
 
 # Runs every fuzz target in the repository for FUZZTIME each.
 fuzz:
