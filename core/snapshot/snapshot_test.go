@@ -153,3 +153,10 @@ func BenchmarkBuildSnapshot(b *testing.B) {
 		}
 	}
 }
+
+// TestCommittedDefaultSnapshotIsFresh: the snapshot every host embeds by
+// default must be exactly what the current code builds from the catalog.
+func TestCommittedDefaultSnapshotIsFresh(t *testing.T) {
+	require.True(t, bytes.Equal(build(t), testdata.DWSSnapshot),
+		"testdata/dws/dws.snap is stale: rebuild it with `go run ./cmd/wasmhost snapshot build --engine native --in testdata/dws/catalog.tar.gz -o testdata/dws/dws.snap`")
+}
