@@ -30,7 +30,12 @@ type Index struct {
 	Fields [profile.NumFields]Field
 
 	algorithm string // what Prepare derived tables for
+	// lookup maps a term to its position in each field's Terms (-1 where
+	// the field lacks it): one map probe per query term, not one per field.
+	lookup map[string]*termRefs
 }
+
+type termRefs [profile.NumFields]int32
 
 // Field is one field's postings. Terms are sorted; the postings of Terms[i]
 // are PostingDoc/PostingTF[PostingStart[i]:PostingStart[i+1]], doc ascending.
@@ -41,7 +46,6 @@ type Field struct {
 	PostingTF    []uint32
 	DocLen       []uint32 // tokens per document, empty fields count 0
 
-	lookup map[string]uint32
 	// BM25: per posting, idf(term)·tf(k1+1)/(tf+k1(1−b+b·dl/avgdl)).
 	bm25Impact []float64
 	// TF-IDF: idf per term, tf·idf per posting, vector norm per document.
@@ -203,12 +207,24 @@ func (ix *Index) Validate() error {
 func (ix *Index) Prepare(algorithm string, k1, b float64) {
 	ix.algorithm = algorithm
 	n := float64(ix.Docs)
+	ix.lookup = make(map[string]*termRefs, len(ix.Fields[profile.Parameters].Terms))
+	refs := make([]termRefs, 0, 2*len(ix.Fields[profile.Parameters].Terms))
+	for f := range ix.Fields {
+		for t, term := range ix.Fields[f].Terms {
+			r, ok := ix.lookup[term]
+			if !ok {
+				if len(refs) == cap(refs) {
+					refs = make([]termRefs, 0, 1024)
+				}
+				refs = append(refs, termRefs{-1, -1, -1, -1, -1})
+				r = &refs[len(refs)-1]
+				ix.lookup[term] = r
+			}
+			r[f] = int32(t)
+		}
+	}
 	for f := range ix.Fields {
 		field := &ix.Fields[f]
-		field.lookup = make(map[string]uint32, len(field.Terms))
-		for t, term := range field.Terms {
-			field.lookup[term] = uint32(t)
-		}
 		if algorithm == profile.TFIDF {
 			field.prepareTFIDF(n, ix.Docs)
 			continue

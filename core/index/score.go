@@ -47,7 +47,10 @@ type Scratch struct {
 	state   []uint8
 	touched []uint32
 	hits    []Hit
+	refs    []*termRefs
 }
+
+var missingTerm = termRefs{-1, -1, -1, -1, -1}
 
 const (
 	ineligible = 0
@@ -62,8 +65,14 @@ func (s *Scratch) reset(eligible []bool) {
 		s.touched = s.touched[:0]
 	}
 	s.acc = s.acc[:docs*int(profile.NumFields)]
+	// Zero only what the last query wrote. Plain stores, not clear(): in
+	// WebAssembly a call per document costs more than the stores.
+	acc := s.acc
 	for _, doc := range s.touched {
-		clear(s.acc[int(doc)*int(profile.NumFields) : int(doc+1)*int(profile.NumFields)])
+		row := acc[int(doc)*int(profile.NumFields):][:profile.NumFields]
+		for f := range row {
+			row[f] = 0
+		}
 	}
 	if cap(s.state) < docs {
 		s.state = make([]uint8, docs)
@@ -89,60 +98,76 @@ func (s *Scratch) reset(eligible []bool) {
 func (ix *Index) Score(weights *[profile.NumFields]float64, terms []QueryTerm, eligible []bool, s *Scratch) []Hit {
 	s.reset(eligible[:ix.Docs])
 	s.weights = *weights
-	state, acc := s.state, s.acc
+	refs := s.refs[:0]
+	for _, qt := range terms {
+		r, ok := ix.lookup[qt.Term]
+		if !ok {
+			r = &missingTerm
+		}
+		refs = append(refs, r)
+	}
+	s.refs = refs
+	state, acc, touchedDocs := s.state, s.acc, s.touched
 	for f := profile.Field(0); f < profile.NumFields; f++ {
 		if weights[f] <= 0 {
 			continue
 		}
 		field := &ix.Fields[f]
 		if ix.algorithm == profile.TFIDF {
-			ix.accumulateTFIDF(field, f, terms, s)
+			s.touched = touchedDocs
+			ix.accumulateTFIDF(field, f, terms, refs, s)
+			touchedDocs = s.touched
 			continue
 		}
-		for _, qt := range terms {
-			t, ok := field.lookup[qt.Term]
-			if !ok {
+		column := acc[f:]
+		for q, qt := range terms {
+			t := refs[q][f]
+			if t < 0 {
 				continue
 			}
 			qtf := math.Log1p(float64(qt.Count))
 			lo, hi := field.PostingStart[t], field.PostingStart[t+1]
 			impacts := field.bm25Impact[lo:hi]
-			for i, doc := range field.PostingDoc[lo:hi] {
-				switch state[doc] {
-				case ineligible:
+			docs := field.PostingDoc[lo:hi]
+			for i := range docs {
+				doc := docs[i]
+				st := state[doc]
+				if st == ineligible {
 					continue
-				case untouched:
+				}
+				if st == untouched {
 					state[doc] = touched
-					s.touched = append(s.touched, doc)
+					touchedDocs = append(touchedDocs, doc)
 				}
 				// impact = idf·tfPart, so this is the reference's
 				// idf·tfPart·ln(1+qtf), evaluated in the same order.
-				acc[int(doc)*int(profile.NumFields)+int(f)] += float64(impacts[i] * qtf)
+				column[int(doc)*int(profile.NumFields)] += float64(impacts[i] * qtf)
 			}
 		}
 	}
+	s.touched = touchedDocs
+	// Each document's total adds its weighted field scores in field order,
+	// skipping fields that did not match (written out here rather than in a
+	// helper: a call per document is the dominant cost in WebAssembly).
+	w := s.weights
+	hits := s.hits
 	for _, doc := range s.touched {
-		if score := s.total(doc); score > 0 {
-			s.hits = append(s.hits, Hit{Doc: doc, Score: score})
+		row := acc[int(doc)*int(profile.NumFields):][:profile.NumFields]
+		score := 0.0
+		for f, value := range row {
+			if w[f] <= 0 {
+				continue
+			}
+			if value = float64(value * w[f]); value > 0 {
+				score += value
+			}
+		}
+		if score > 0 {
+			hits = append(hits, Hit{Doc: doc, Score: score})
 		}
 	}
-	return s.hits
-}
-
-// total adds the weighted field scores of doc in field order, skipping
-// fields that did not match.
-func (s *Scratch) total(doc uint32) float64 {
-	fields := s.acc[int(doc)*int(profile.NumFields):][:profile.NumFields]
-	score := 0.0
-	for f, value := range fields {
-		if s.weights[f] <= 0 {
-			continue
-		}
-		if value = float64(value * s.weights[f]); value > 0 {
-			score += value
-		}
-	}
-	return score
+	s.hits = hits
+	return hits
 }
 
 // FieldScores returns each field's weighted contribution to doc's score in
@@ -166,11 +191,11 @@ func (s *Scratch) FieldScores(doc uint32) [profile.NumFields]float64 {
 // accumulateTFIDF writes each document's cosine similarity for one field:
 // dot(query, doc) / (|doc|·|query|), with the query vector over the terms the
 // field knows.
-func (ix *Index) accumulateTFIDF(field *Field, f profile.Field, terms []QueryTerm, s *Scratch) {
+func (ix *Index) accumulateTFIDF(field *Field, f profile.Field, terms []QueryTerm, refs []*termRefs, s *Scratch) {
 	queryNormSquared := 0.0
-	for _, qt := range terms {
-		t, ok := field.lookup[qt.Term]
-		if !ok {
+	for q, qt := range terms {
+		t := refs[q][f]
+		if t < 0 {
 			continue
 		}
 		queryWeight := float64(qt.Count) * field.tfidfIDF[t]
