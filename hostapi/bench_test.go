@@ -1,0 +1,120 @@
+package hostapi
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func benchSearch(b *testing.B, request string, opts ...Option) {
+	e := openDWS(b, append([]Option{WithMaxInstances(1)}, opts...)...)
+	ctx := context.Background()
+	want, err := e.Search(ctx, []byte(request))
+	require.NoError(b, err)
+	b.SetBytes(int64(len(want)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := e.Search(ctx, []byte(request)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWasmSearchChineseQuery: one search through the module (pool of
+// one instance, so no instantiation is measured).
+func BenchmarkWasmSearchChineseQuery(b *testing.B) { benchSearch(b, chineseQuery) }
+
+// BenchmarkWasmSearchWorkflow: a decomposed two-subquery search.
+func BenchmarkWasmSearchWorkflow(b *testing.B) { benchSearch(b, workflowQuery) }
+
+// The same searches compiled without wazero's termination checks (no
+// mid-call cancellation): what WithCloseOnContextDone costs.
+func BenchmarkWasmSearchChineseQueryUninterruptible(b *testing.B) {
+	benchSearch(b, chineseQuery, withoutInterrupt())
+}
+
+func BenchmarkWasmSearchWorkflowUninterruptible(b *testing.B) {
+	benchSearch(b, workflowQuery, withoutInterrupt())
+}
+
+// The native engine on the same requests, for reference.
+func BenchmarkNativeSearchChineseQuery(b *testing.B) { benchNative(b, chineseQuery) }
+
+func BenchmarkNativeSearchWorkflow(b *testing.B) { benchNative(b, workflowQuery) }
+
+func benchNative(b *testing.B, request string) {
+	e := nativeEngine(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, werr := e.SearchJSON([]byte(request)); werr != nil {
+			b.Fatal(werr)
+		}
+	}
+}
+
+// BenchmarkWasmSearchParallel: searches from GOMAXPROCS goroutines on a pool
+// of GOMAXPROCS instances.
+func BenchmarkWasmSearchParallel(b *testing.B) {
+	e := openDWS(b)
+	ctx := context.Background()
+	_, err := e.Search(ctx, []byte(chineseQuery))
+	require.NoError(b, err)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := e.Search(ctx, []byte(chineseQuery)); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+// BenchmarkWasmOpenSnapshot: a fresh instance (instantiation and
+// _initialize) plus opening the DWS snapshot in it: what the pool pays for
+// each new instance.
+func BenchmarkWasmOpenSnapshot(b *testing.B) {
+	for _, mode := range []struct {
+		name string
+		opts []Option
+	}{{"interruptible", nil}, {"uninterruptible", []Option{withoutInterrupt()}}} {
+		b.Run(mode.name, func(b *testing.B) {
+			ctx := context.Background()
+			snap := snapshotDWS(b)
+			mr, err := newModuleRuntime(ctx, newConfig(mode.opts))
+			require.NoError(b, err)
+			defer mr.close(ctx)
+			g := &generation{snapshot: snap}
+			b.SetBytes(int64(len(snap)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				in, err := mr.instantiate(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := in.open(ctx, g); err != nil {
+					b.Fatal(err)
+				}
+				in.close()
+			}
+		})
+	}
+}
+
+// BenchmarkCompileModule: compiling toolsift.wasm with no cache (what the
+// first Open of a process pays, or every Open with WithCompilationCache(nil)).
+func BenchmarkCompileModule(b *testing.B) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		mr, err := newModuleRuntime(ctx, newConfig([]Option{WithCompilationCache(nil)}))
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = mr.close(ctx)
+	}
+}

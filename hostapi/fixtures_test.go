@@ -1,0 +1,181 @@
+package hostapi
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/importer/dws"
+	"github.com/toolsift/toolsift/core/profile"
+	"github.com/toolsift/toolsift/core/wire"
+	"github.com/toolsift/toolsift/testdata"
+)
+
+// dwsSnapshot is the DWS catalog's snapshot, built by the module itself
+// (about 20 s in wasm: it imports, tokenises and indexes 1,122 tools).
+var dwsSnapshot = sync.OnceValues(func() ([]byte, error) {
+	return BuildSnapshot(context.Background(), "dws", testdata.DWSCatalog)
+})
+
+func snapshotDWS(t testing.TB) []byte {
+	t.Helper()
+	snap, err := dwsSnapshot()
+	require.NoError(t, err)
+	return snap
+}
+
+// nativeDWS is the reference: the Go core engine over the same catalog.
+var nativeDWS = sync.OnceValues(func() (*engine.Engine, error) {
+	files, err := dws.FilesFromTarGz(testdata.DWSCatalog)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := dws.Import(files)
+	if err != nil {
+		return nil, err
+	}
+	return engine.New(cat, profile.DWSV1)
+})
+
+func nativeEngine(t testing.TB) *engine.Engine {
+	t.Helper()
+	e, err := nativeDWS()
+	require.NoError(t, err)
+	return e
+}
+
+// openDWS opens the DWS snapshot and closes the engine when the test ends.
+func openDWS(t testing.TB, opts ...Option) *Engine {
+	t.Helper()
+	return openSnapshot(t, snapshotDWS(t), opts...)
+}
+
+func openSnapshot(t testing.TB, snap []byte, opts ...Option) *Engine {
+	t.Helper()
+	e, err := Open(context.Background(), snap, opts...)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, e.Close(context.Background())) })
+	return e
+}
+
+// goldenLine is one reference vector: a request and either the exact wire
+// bytes or the typed error the reference gave.
+type goldenLine struct {
+	Set          string          `json:"set"`
+	Case         string          `json:"case"`
+	Request      json.RawMessage `json:"request"`
+	WireResponse *string         `json:"wire_response"`
+	Error        *struct {
+		Category string `json:"category"`
+		Reason   string `json:"reason"`
+	} `json:"error"`
+}
+
+func readGolden(t testing.TB, name string) []goldenLine {
+	t.Helper()
+	data, err := testdata.ReadGolden(name)
+	require.NoError(t, err)
+	var lines []goldenLine
+	scanner := bufio.NewScanner(bytes.NewReader(data))
+	scanner.Buffer(make([]byte, 0, 1<<20), 16<<20)
+	for scanner.Scan() {
+		var line goldenLine
+		require.NoError(t, json.Unmarshal(scanner.Bytes(), &line))
+		lines = append(lines, line)
+	}
+	require.NoError(t, scanner.Err())
+	require.NotEmpty(t, lines)
+	return lines
+}
+
+// withVersion adds "version":"tool-search.v1" to a golden search request.
+func withVersion(t testing.TB, request json.RawMessage) []byte {
+	t.Helper()
+	var fields map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(request, &fields))
+	fields["version"] = json.RawMessage(`"tool-search.v1"`)
+	out, err := json.Marshal(fields)
+	require.NoError(t, err)
+	return out
+}
+
+// answer is one outcome, comparable across engines: the bytes, or the typed
+// error's category, code and reason. Other is a host failure (never
+// expected).
+type answer struct {
+	Out      string
+	Category string
+	Code     int
+	Reason   string
+	Other    string
+}
+
+func (a answer) failed() bool { return a.Other != "" }
+
+func wasmAnswer(out []byte, err error) answer {
+	var typed *Error
+	switch {
+	case err == nil:
+		return answer{Out: string(out)}
+	case errors.As(err, &typed):
+		return answer{Category: typed.Category, Code: typed.Code, Reason: typed.Reason}
+	}
+	return answer{Other: err.Error()}
+}
+
+func nativeAnswer(out []byte, werr *wire.Error) answer {
+	if werr != nil {
+		return answer{Category: werr.Category, Code: werr.Code, Reason: werr.Reason}
+	}
+	return answer{Out: string(out)}
+}
+
+// replay runs requests through call on GOMAXPROCS goroutines (the engine's
+// pool gives each its own instance) and returns the answers in order.
+func replay(requests [][]byte, call func([]byte) ([]byte, error)) []answer {
+	answers := make([]answer, len(requests))
+	var next sync.Mutex
+	i := 0
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for {
+				next.Lock()
+				k := i
+				i++
+				next.Unlock()
+				if k >= len(requests) {
+					return
+				}
+				answers[k] = wasmAnswer(call(requests[k]))
+			}
+		})
+	}
+	wg.Wait()
+	return answers
+}
+
+// sourceHashOf extracts catalog.source_hash from a search response.
+func sourceHashOf(t testing.TB, response []byte) string {
+	t.Helper()
+	var doc struct {
+		Catalog struct {
+			SourceHash string `json:"source_hash"`
+		} `json:"catalog"`
+	}
+	require.NoError(t, json.Unmarshal(response, &doc), "%s", response)
+	return doc.Catalog.SourceHash
+}
+
+const (
+	chineseQuery  = `{"version":"tool-search.v1","query":"给群里发文件并确认消息已读","limit":5,"candidate_limit":20}`
+	workflowQuery = `{"version":"tool-search.v1","query":"给群里发文件并确认消息已读","subqueries":["以当前用户身份给群聊发送本地文件","查询指定消息的已读状态和人员"]}`
+)

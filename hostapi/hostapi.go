@@ -1,0 +1,474 @@
+// Package hostapi runs the toolsift WebAssembly module (wasm/ABI.md) on
+// wazero, so that a Go program gets exactly the bytes every other host (Node,
+// browsers, Python) gets from the same module and snapshot.
+//
+// An Engine serves one snapshot at a time from a bounded pool of module
+// instances; Swap replaces the snapshot atomically. The module runs sandboxed:
+// no file system, environment, arguments, stdin or network; its clocks and
+// randomness are wazero's deterministic defaults (answers do not depend on
+// them either way).
+package hostapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+)
+
+// Info describes the snapshot an Engine is serving.
+type Info struct {
+	Profile       string // ranking profile, e.g. "dws-v1"
+	Format        string // importer the catalog came from, e.g. "dws"
+	SourceHash    string // catalog.source_hash of every response
+	SurfaceHash   string // catalog.surface_hash of every response
+	ToolCount     int
+	ProductCount  int
+	SnapshotBytes int // size of the snapshot bytes
+}
+
+// Engine answers tool-search.v1 and schema-inspect.v1 requests through the
+// module. It is safe for concurrent use: each call runs on an instance of
+// its own, taken from a pool bounded by WithMaxInstances (an instance is
+// single-threaded and never shared by two calls).
+//
+// Every call takes a context. A context that is done before the call starts
+// costs nothing; one that ends while the call waits for an instance, or while
+// the module runs, makes the call return an error wrapping ctx.Err()
+// (errors.Is(err, context.DeadlineExceeded) holds), and an instance stopped
+// mid-call is discarded. A trap (the module running out of its memory limit,
+// for one) likewise fails only that call and discards its instance; later
+// calls get a fresh instance.
+type Engine struct {
+	mr    *moduleRuntime
+	slots chan struct{} // one token per instance in use (busy), capacity MaxInstances
+	done  chan struct{} // closed by Close
+
+	mu     sync.Mutex
+	gen    *generation // the snapshot serving now; never nil after Open
+	closed bool
+
+	live    atomic.Int64 // instances alive (idle or busy), for tests
+	created atomic.Int64 // instances ever created, for tests
+}
+
+// generation is one opened snapshot: every instance opened with it, and the
+// Info read when it was opened.
+type generation struct {
+	snapshot []byte // the host's copy, to open in further instances
+	info     Info
+	idle     []*instance // guarded by Engine.mu; only the current generation keeps any
+}
+
+// Open compiles the module (or reuses the compiled code; see
+// WithCompilationCache), instantiates one instance, opens snapshot in it and
+// returns an engine ready to serve. It fails with *Error (reason
+// invalid_snapshot or unsupported_snapshot_version) for a bad snapshot.
+//
+// Cost: the first compile of the module (about a second, once per process
+// with the default cache), an instantiation and the snapshot's open in the
+// module (decoding the catalog and index, no re-tokenising: about 0.35 s for
+// the DWS catalog's 5 MB snapshot). The engine keeps a copy of snapshot on the
+// Go heap, and every instance holds the opened snapshot in its linear memory
+// (about 23 MiB for DWS after the open, growing with use as the module's Go
+// heap grows); further instances are created on demand, each paying an
+// instantiation and an open.
+func Open(ctx context.Context, snapshot []byte, opts ...Option) (*Engine, error) {
+	if ctx.Err() != nil {
+		return nil, finish(ctx, "open", nil, "")
+	}
+	cfg := newConfig(opts)
+	mr, err := newModuleRuntime(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{
+		mr:    mr,
+		slots: make(chan struct{}, cfg.maxInstances),
+		done:  make(chan struct{}),
+	}
+	g, in, err := e.newGeneration(ctx, snapshot)
+	if err != nil {
+		_ = mr.close(ctx)
+		return nil, err
+	}
+	g.idle = append(g.idle, in)
+	e.gen = g
+	return e, nil
+}
+
+// Search answers one tool-search.v1 request (raw JSON bytes) with the exact
+// compact response bytes, or a *Error the module answered. Cost: an idle
+// instance (or, if none is idle and fewer than MaxInstances exist, a new one:
+// an instantiation plus a snapshot open, which proceeds even if the caller's
+// context ends first so the pool still fills), a copy of the request into
+// the instance and of the response out of it, and the search itself (about
+// 1.5 ms for a typical Chinese query on DWS).
+func (e *Engine) Search(ctx context.Context, request []byte) ([]byte, error) {
+	return e.search(ctx, request, 0)
+}
+
+// SearchExplain is Search with a score_breakdown on every candidate (for
+// tuning ranking, never for agents). Same cost as Search.
+func (e *Engine) SearchExplain(ctx context.Context, request []byte) ([]byte, error) {
+	return e.search(ctx, request, 1)
+}
+
+func (e *Engine) search(ctx context.Context, request []byte, flags uint32) ([]byte, error) {
+	if len(request) > maxRequestBytes {
+		return nil, requestTooLarge("tool-search.v1 request", len(request))
+	}
+	return e.run(ctx, "search", func(in *instance) ([]byte, error) {
+		return in.search(ctx, request, flags)
+	})
+}
+
+// Inspect answers one schema-inspect.v1 request with the exact pretty
+// response bytes, or a *Error (for example discovery / catalog_changed when
+// the expected hashes are not the snapshot's). Same cost as Search.
+func (e *Engine) Inspect(ctx context.Context, request []byte) ([]byte, error) {
+	if len(request) > maxRequestBytes {
+		return nil, requestTooLarge("schema-inspect.v1 request", len(request))
+	}
+	return e.run(ctx, "inspect", func(in *instance) ([]byte, error) {
+		return in.inspect(ctx, request)
+	})
+}
+
+// Info describes the snapshot serving now. It was read from the module when
+// the snapshot was opened; the call costs a mutex.
+func (e *Engine) Info() Info {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.gen.info
+}
+
+// Swap replaces the snapshot. It first builds a new instance with the new
+// snapshot and validates it; only if that succeeds does it switch, atomically:
+// calls that start afterwards are answered from the new snapshot, calls in
+// flight finish on the old one (every response comes entirely from one
+// snapshot). Idle instances of the old snapshot are closed at once, busy ones
+// when their call returns. If the new snapshot is refused, Swap returns the
+// error (a *Error for a bad snapshot) and the old snapshot keeps serving,
+// unchanged.
+//
+// Cost: one instance slot while building (Swap waits for one like a call
+// does), an instantiation and an open of the new snapshot, and a host copy of
+// snapshot.
+func (e *Engine) Swap(ctx context.Context, snapshot []byte) error {
+	if err := e.acquireSlot(ctx, "swap"); err != nil {
+		return err
+	}
+	defer e.releaseSlot()
+	g, in, err := e.newGeneration(ctx, snapshot)
+	if err != nil {
+		return err
+	}
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		e.discard(in)
+		return ErrClosed
+	}
+	old := e.gen
+	retired := old.idle
+	old.idle = nil
+	g.idle = append(g.idle, in)
+	e.gen = g
+	e.mu.Unlock()
+	for _, in := range retired {
+		e.discard(in)
+	}
+	return nil
+}
+
+// Close closes every instance and the runtime. Calls in flight are
+// terminated and fail with ErrClosed; later calls fail with ErrClosed. Close
+// is idempotent. It does not close a compilation cache given with
+// WithCompilationCache.
+func (e *Engine) Close(ctx context.Context) error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil
+	}
+	e.closed = true
+	close(e.done)
+	idle := e.gen.idle
+	e.gen.idle = nil
+	e.mu.Unlock()
+	for _, in := range idle {
+		e.discard(in)
+	}
+	return e.mr.close(ctx)
+}
+
+// BuildSnapshot builds snapshot bytes from a catalog in a fresh instance
+// (toolsift_build_snapshot), so that a host needs no Go toolchain to make one.
+// format names the importer: "dws" takes the DWS catalog dump as a gzip'd tar
+// or as the JSON bundle described in wasm/ABI.md. A refused catalog is a
+// *Error. Cost: the module compile (unless cached), an instantiation and the
+// import, tokenising and indexing of the whole catalog in wasm (for DWS:
+// about 20 s and a linear memory near 300 MiB); the instance and its memory
+// are released afterwards. Options other than WithMaxInstances apply.
+func BuildSnapshot(ctx context.Context, format string, catalog []byte, opts ...Option) ([]byte, error) {
+	return oneShot(ctx, "build snapshot", opts, func(in *instance) ([]byte, error) {
+		return in.buildSnapshot(ctx, format, catalog)
+	})
+}
+
+// ModuleVersion returns the module's toolsift_version JSON:
+// {"abi":1,"module":"toolsift","snapshot_format":N,"profiles":[…],"formats":[…]}.
+// Cost: the module compile (unless cached) and one instantiation.
+func ModuleVersion(ctx context.Context, opts ...Option) (string, error) {
+	out, err := oneShot(ctx, "version", opts, func(in *instance) ([]byte, error) {
+		return in.version(ctx)
+	})
+	return string(out), err
+}
+
+// oneShot runs f on a fresh instance of a runtime of its own.
+func oneShot(ctx context.Context, op string, opts []Option, f func(*instance) ([]byte, error)) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, finish(ctx, op, nil, "")
+	}
+	mr, err := newModuleRuntime(ctx, newConfig(opts))
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, finish(ctx, op, err, "")
+		}
+		return nil, err
+	}
+	defer mr.close(ctx)
+	in, err := mr.instantiate(ctx)
+	if err != nil {
+		return nil, err // already decorated by instantiate
+	}
+	out, err := f(in)
+	if err = finish(ctx, op, err, in.stderr.String()); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// newGeneration instantiates an instance, opens snapshot in it and reads its
+// Info.
+func (e *Engine) newGeneration(ctx context.Context, snapshot []byte) (*generation, *instance, error) {
+	if uint64(len(snapshot)) >= e.mr.cfg.memoryLimit {
+		return nil, nil, &Error{Category: "validation", Code: 3, Reason: "invalid_snapshot",
+			Message: fmt.Sprintf("snapshot of %d bytes does not fit an instance's memory limit of %d bytes", len(snapshot), e.mr.cfg.memoryLimit)}
+	}
+	g := &generation{snapshot: bytes.Clone(snapshot)}
+	if g.snapshot == nil {
+		g.snapshot = []byte{}
+	}
+	in, err := e.newInstance(ctx, g)
+	if err != nil {
+		return nil, nil, err
+	}
+	raw, err := in.info(ctx)
+	if err == nil {
+		err = decodeInfo(raw, &g.info)
+	}
+	if err != nil {
+		err = finish(ctx, "info", err, in.stderr.String())
+		e.discard(in)
+		return nil, nil, err
+	}
+	g.info.SnapshotBytes = len(g.snapshot)
+	return g, in, nil
+}
+
+func decodeInfo(raw []byte, info *Info) error {
+	var doc struct {
+		Profile      string `json:"profile"`
+		Format       string `json:"format"`
+		SourceHash   string `json:"source_hash"`
+		SurfaceHash  string `json:"surface_hash"`
+		ToolCount    int    `json:"tool_count"`
+		ProductCount int    `json:"product_count"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return abiErrorf("toolsift_info payload: %v", err)
+	}
+	*info = Info{Profile: doc.Profile, Format: doc.Format, SourceHash: doc.SourceHash, SurfaceHash: doc.SurfaceHash,
+		ToolCount: doc.ToolCount, ProductCount: doc.ProductCount}
+	return nil
+}
+
+// newInstance instantiates the module and opens g's snapshot in it.
+func (e *Engine) newInstance(ctx context.Context, g *generation) (*instance, error) {
+	in, err := e.mr.instantiate(ctx)
+	if err != nil {
+		return nil, e.closedOr(err) // already decorated by instantiate
+	}
+	e.live.Add(1)
+	e.created.Add(1)
+	if err := in.open(ctx, g); err != nil {
+		err = finish(ctx, "open snapshot", err, in.stderr.String())
+		e.discard(in)
+		return nil, e.closedOr(err)
+	}
+	return in, nil
+}
+
+// discard closes an instance that will not serve again.
+func (e *Engine) discard(in *instance) {
+	in.close()
+	e.live.Add(-1)
+}
+
+// closedOr turns a failure caused by Close into ErrClosed.
+func (e *Engine) closedOr(err error) error {
+	if err == nil {
+		return nil
+	}
+	select {
+	case <-e.done:
+		var typed *Error
+		if !errors.As(err, &typed) {
+			return ErrClosed
+		}
+	default:
+	}
+	return err
+}
+
+// run takes an instance of the current snapshot, runs f on it and gives the
+// instance back (or discards it after a trap, an ABI violation or a done
+// context).
+func (e *Engine) run(ctx context.Context, op string, f func(*instance) ([]byte, error)) ([]byte, error) {
+	in, err := e.acquire(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	out, err := f(in)
+	var typed *Error
+	healthy := err == nil || errors.As(err, &typed)
+	// A done context may close the instance from wazero's watcher even after
+	// f returned, so the instance is not reused then.
+	if ctx.Err() != nil {
+		healthy = false
+	}
+	err = e.closedOr(finish(ctx, op, err, in.stderr.String()))
+	e.release(in, healthy)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// acquireSlot waits for a free instance slot, the context or Close.
+func (e *Engine) acquireSlot(ctx context.Context, op string) error {
+	if ctx.Err() != nil {
+		return finish(ctx, op, nil, "")
+	}
+	select {
+	case e.slots <- struct{}{}:
+	case <-ctx.Done():
+		return finish(ctx, op, nil, "")
+	case <-e.done:
+		return ErrClosed
+	}
+	select {
+	case <-e.done:
+		e.releaseSlot()
+		return ErrClosed
+	default:
+	}
+	// Calling into an instance with a done context closes it: give up first.
+	if ctx.Err() != nil {
+		e.releaseSlot()
+		return finish(ctx, op, nil, "")
+	}
+	return nil
+}
+
+func (e *Engine) releaseSlot() { <-e.slots }
+
+// acquire returns an instance of the current snapshot for the caller's
+// exclusive use: an idle one, or a new one.
+func (e *Engine) acquire(ctx context.Context, op string) (*instance, error) {
+	if err := e.acquireSlot(ctx, op); err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		e.releaseSlot()
+		return nil, ErrClosed
+	}
+	g := e.gen
+	for n := len(g.idle); n > 0; n = len(g.idle) {
+		in := g.idle[n-1]
+		g.idle[n-1] = nil
+		g.idle = g.idle[:n-1]
+		if !in.mod.IsClosed() {
+			e.mu.Unlock()
+			return in, nil
+		}
+		e.live.Add(-1) // closed behind our back: drop it
+	}
+	e.mu.Unlock()
+	return e.grow(ctx, op, g)
+}
+
+// grow creates an instance of g for a caller that holds a slot. The
+// instance is built detached from the caller's context: if the caller gives
+// up first, the instance still joins the pool (and the slot is freed), so a
+// stream of calls with deadlines shorter than a snapshot open cannot keep the
+// pool from ever filling.
+func (e *Engine) grow(ctx context.Context, op string, g *generation) (*instance, error) {
+	type result struct {
+		in  *instance
+		err error
+	}
+	ready := make(chan result) // unbuffered: a send succeeds only if the caller takes it
+	abandoned := make(chan struct{})
+	go func() {
+		in, err := e.newInstance(context.WithoutCancel(ctx), g)
+		select {
+		case ready <- result{in, err}:
+		case <-abandoned:
+			if err != nil {
+				e.releaseSlot()
+				return
+			}
+			e.release(in, true)
+		}
+	}()
+	select {
+	case r := <-ready:
+		if r.err != nil {
+			e.releaseSlot()
+			if ctx.Err() != nil {
+				return nil, finish(ctx, op, r.err, "")
+			}
+			return nil, r.err // decorated by newInstance
+		}
+		return r.in, nil
+	case <-ctx.Done():
+		close(abandoned)
+		return nil, finish(ctx, op, nil, "")
+	case <-e.done:
+		close(abandoned)
+		return nil, ErrClosed
+	}
+}
+
+// release gives an instance back to the pool if it is healthy and still of
+// the current snapshot, else closes it.
+func (e *Engine) release(in *instance, healthy bool) {
+	e.mu.Lock()
+	if healthy && !e.closed && in.gen == e.gen && !in.mod.IsClosed() {
+		e.gen.idle = append(e.gen.idle, in)
+		e.mu.Unlock()
+	} else {
+		e.mu.Unlock()
+		e.discard(in)
+	}
+	e.releaseSlot()
+}

@@ -1,0 +1,325 @@
+package hostapi
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+
+	"github.com/toolsift/toolsift/wasm"
+)
+
+// sharedCache is the process-wide in-memory compilation cache used when no
+// WithCompilationCache option is given. It only ever holds machine code for
+// module bytes, keyed by their hash; it never changes an answer.
+var sharedCache = sync.OnceValue(wazero.NewCompilationCache)
+
+// compileMu serialises compiles through a cache, so that engines opened at the
+// same time compile the module once instead of racing (wazero checks its cache
+// before compiling, not under a lock).
+var compileMu sync.Mutex
+
+// moduleRuntime is one wazero runtime with WASI and the compiled module.
+type moduleRuntime struct {
+	rt       wazero.Runtime
+	compiled wazero.CompiledModule
+	cfg      *config
+}
+
+func newModuleRuntime(ctx context.Context, cfg *config) (*moduleRuntime, error) {
+	module := cfg.module
+	if module == nil {
+		module = wasm.Binary
+	}
+	if len(module) == 0 {
+		return nil, errors.New("toolsift: no module: the wasm package embeds an empty toolsift.wasm")
+	}
+	rc := wazero.NewRuntimeConfig().
+		WithCloseOnContextDone(!cfg.uninterruptible).
+		WithMemoryLimitPages(cfg.memoryLimitPages())
+	cache := cfg.cache
+	if !cfg.cacheSet {
+		cache = sharedCache()
+	}
+	if cache != nil {
+		rc = rc.WithCompilationCache(cache)
+	}
+	rt := wazero.NewRuntimeWithConfig(ctx, rc)
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
+		_ = rt.Close(context.WithoutCancel(ctx))
+		return nil, fmt.Errorf("toolsift: instantiate WASI: %w", err)
+	}
+	if cache != nil {
+		compileMu.Lock()
+	}
+	compiled, err := rt.CompileModule(ctx, module)
+	if cache != nil {
+		compileMu.Unlock()
+	}
+	if err != nil {
+		_ = rt.Close(context.WithoutCancel(ctx))
+		return nil, fmt.Errorf("toolsift: compile module: %w", err)
+	}
+	return &moduleRuntime{rt: rt, compiled: compiled, cfg: cfg}, nil
+}
+
+// close closes every instance and the runtime. The compiled code stays in a
+// compilation cache if one is configured (that is the cache's purpose).
+func (m *moduleRuntime) close(ctx context.Context) error {
+	return m.rt.Close(context.WithoutCancel(ctx))
+}
+
+// The exports of ABI version 1, with their signatures.
+const (
+	fnAlloc = iota
+	fnFree
+	fnVersion
+	fnOpen
+	fnClose
+	fnInfo
+	fnSearch
+	fnInspect
+	fnBuildSnapshot
+	numFns
+)
+
+var (
+	i32 = api.ValueTypeI32
+	i64 = api.ValueTypeI64
+)
+
+var exports = [numFns]struct {
+	name            string
+	params, results []api.ValueType
+}{
+	fnAlloc:         {"toolsift_alloc", []api.ValueType{i32}, []api.ValueType{i32}},
+	fnFree:          {"toolsift_free", []api.ValueType{i32}, nil},
+	fnVersion:       {"toolsift_version", nil, []api.ValueType{i64}},
+	fnOpen:          {"toolsift_open", []api.ValueType{i32, i32}, []api.ValueType{i64}},
+	fnClose:         {"toolsift_close", []api.ValueType{i32}, []api.ValueType{i32}},
+	fnInfo:          {"toolsift_info", []api.ValueType{i32}, []api.ValueType{i64}},
+	fnSearch:        {"toolsift_search", []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i64}},
+	fnInspect:       {"toolsift_inspect", []api.ValueType{i32, i32, i32}, []api.ValueType{i64}},
+	fnBuildSnapshot: {"toolsift_build_snapshot", []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i64}},
+}
+
+// instance is one instantiated module. It is single-threaded: exactly one
+// goroutine uses it at a time (the pool hands it out exclusively).
+type instance struct {
+	mod    api.Module
+	mem    api.Memory
+	fns    [numFns]api.Function
+	stack  [4]uint64
+	stderr *head
+
+	gen    *generation // the snapshot opened in it (nil: none)
+	handle uint32
+}
+
+// instantiate creates a fresh instance: no file system, environment,
+// arguments or stdin; stdout discarded; the start of stderr kept for
+// error messages; _initialize run once.
+func (m *moduleRuntime) instantiate(ctx context.Context) (*instance, error) {
+	stderr := &head{}
+	mc := wazero.NewModuleConfig().
+		WithName("").
+		WithStartFunctions("_initialize").
+		WithStdin(eofReader{}).
+		WithStdout(io.Discard).
+		WithStderr(stderr)
+	if m.cfg.moduleConfig != nil {
+		mc = m.cfg.moduleConfig(mc)
+	}
+	mod, err := m.rt.InstantiateModule(ctx, m.compiled, mc)
+	if err != nil {
+		return nil, finish(ctx, "instantiate", err, stderr.String())
+	}
+	in := &instance{mod: mod, stderr: stderr, mem: mod.ExportedMemory("memory")}
+	if in.mem == nil {
+		in.close()
+		return nil, finish(ctx, "instantiate", abiErrorf(`no exported "memory"`), "")
+	}
+	for i, want := range exports {
+		fn := mod.ExportedFunction(want.name)
+		if fn == nil {
+			in.close()
+			return nil, finish(ctx, "instantiate", abiErrorf("missing export %s", want.name), "")
+		}
+		def := fn.Definition()
+		if !sameTypes(def.ParamTypes(), want.params) || !sameTypes(def.ResultTypes(), want.results) {
+			in.close()
+			return nil, finish(ctx, "instantiate", abiErrorf("export %s has signature %v -> %v, want %v -> %v",
+				want.name, def.ParamTypes(), def.ResultTypes(), want.params, want.results), "")
+		}
+		in.fns[i] = fn
+	}
+	return in, nil
+}
+
+func sameTypes(a, b []api.ValueType) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+// close discards the instance (its memory goes with it).
+func (in *instance) close() {
+	_ = in.mod.Close(context.Background())
+}
+
+// call runs one export with up to four i32/i64 parameters and returns its
+// first result (0 if none).
+func (in *instance) call(ctx context.Context, fn int, params ...uint64) (uint64, error) {
+	stack := in.stack[:]
+	copy(stack, params)
+	if err := in.fns[fn].CallWithStack(ctx, stack); err != nil {
+		return 0, fmt.Errorf("%s: %w", exports[fn].name, err)
+	}
+	return stack[0], nil
+}
+
+// put copies data into a fresh module buffer; (0, nil) for empty data.
+func (in *instance) put(ctx context.Context, data []byte) (uint32, error) {
+	if len(data) == 0 {
+		return 0, nil
+	}
+	if uint64(len(data)) > 1<<31-1 {
+		return 0, abiErrorf("buffer of %d bytes does not fit an i32 length", len(data))
+	}
+	r, err := in.call(ctx, fnAlloc, uint64(len(data)))
+	if err != nil {
+		return 0, err
+	}
+	ptr := uint32(r)
+	if ptr == 0 {
+		return 0, abiErrorf("toolsift_alloc(%d) returned 0", len(data))
+	}
+	if !in.mem.Write(ptr, data) {
+		return 0, abiErrorf("toolsift_alloc(%d) returned %#x, outside memory of %d bytes", len(data), ptr, in.mem.Size())
+	}
+	return ptr, nil
+}
+
+// free releases a buffer from put (0 is a no-op).
+func (in *instance) free(ctx context.Context, ptr uint32) error {
+	if ptr == 0 {
+		return nil
+	}
+	_, err := in.call(ctx, fnFree, uint64(ptr))
+	return err
+}
+
+// take copies a result buffer out of linear memory, frees it, and returns
+// the payload of a status-0 result or the *Error of a status-1 result.
+func (in *instance) take(ctx context.Context, descriptor uint64) ([]byte, error) {
+	ptr, n := uint32(descriptor>>32), uint32(descriptor)
+	if n == 0 {
+		return nil, abiErrorf("empty result descriptor %#x", descriptor)
+	}
+	view, ok := in.mem.Read(ptr, n)
+	if !ok {
+		return nil, abiErrorf("result [%#x, +%d) is outside memory of %d bytes", ptr, n, in.mem.Size())
+	}
+	status := view[0]
+	payload := make([]byte, n-1) // copy: the view aliases linear memory
+	copy(payload, view[1:])
+	if err := in.free(ctx, ptr); err != nil {
+		return nil, err
+	}
+	switch status {
+	case 0:
+		return payload, nil
+	case 1:
+		return nil, decodeModuleError(payload)
+	}
+	return nil, abiErrorf("result status byte %d", status)
+}
+
+// invoke passes up to two byte buffers to fn (each as ptr, len, after the
+// fixed leading parameters), then frees them and takes the result.
+func (in *instance) invoke(ctx context.Context, fn int, lead []uint64, bufs [][]byte, trail ...uint64) ([]byte, error) {
+	var params [4]uint64
+	k := copy(params[:], lead)
+	var ptrs [2]uint32
+	for i, b := range bufs {
+		ptr, err := in.put(ctx, b)
+		if err != nil {
+			return nil, err
+		}
+		ptrs[i] = ptr
+		params[k], params[k+1] = uint64(ptr), uint64(len(b))
+		k += 2
+	}
+	k += copy(params[k:], trail)
+	descriptor, err := in.call(ctx, fn, params[:k]...)
+	if err != nil {
+		return nil, err
+	}
+	for _, ptr := range ptrs[:len(bufs)] {
+		if err := in.free(ctx, ptr); err != nil {
+			return nil, err
+		}
+	}
+	return in.take(ctx, descriptor)
+}
+
+// open opens snapshot bytes in the instance and records the handle.
+func (in *instance) open(ctx context.Context, g *generation) error {
+	out, err := in.invoke(ctx, fnOpen, nil, [][]byte{g.snapshot})
+	if err != nil {
+		return err
+	}
+	if len(out) != 4 {
+		return abiErrorf("toolsift_open returned %d payload bytes, want 4", len(out))
+	}
+	handle := binary.LittleEndian.Uint32(out)
+	if handle == 0 {
+		return abiErrorf("toolsift_open returned handle 0")
+	}
+	in.gen, in.handle = g, handle
+	return nil
+}
+
+func (in *instance) info(ctx context.Context) ([]byte, error) {
+	descriptor, err := in.call(ctx, fnInfo, uint64(in.handle))
+	if err != nil {
+		return nil, err
+	}
+	return in.take(ctx, descriptor)
+}
+
+func (in *instance) search(ctx context.Context, request []byte, flags uint32) ([]byte, error) {
+	return in.invoke(ctx, fnSearch, []uint64{uint64(in.handle)}, [][]byte{request}, uint64(flags))
+}
+
+func (in *instance) inspect(ctx context.Context, request []byte) ([]byte, error) {
+	return in.invoke(ctx, fnInspect, []uint64{uint64(in.handle)}, [][]byte{request})
+}
+
+func (in *instance) version(ctx context.Context) ([]byte, error) {
+	descriptor, err := in.call(ctx, fnVersion)
+	if err != nil {
+		return nil, err
+	}
+	return in.take(ctx, descriptor)
+}
+
+func (in *instance) buildSnapshot(ctx context.Context, format string, catalog []byte) ([]byte, error) {
+	return in.invoke(ctx, fnBuildSnapshot, nil, [][]byte{[]byte(format), catalog})
+}

@@ -1,0 +1,117 @@
+package hostapi
+
+import (
+	"runtime"
+
+	"github.com/tetratelabs/wazero"
+)
+
+// Option configures Open, BuildSnapshot and ModuleVersion.
+type Option func(*config)
+
+const (
+	pageSize           = 64 << 10
+	maxPages           = 1 << 16 // wasm32: 4 GiB
+	defaultMemoryLimit = 512 << 20
+)
+
+type config struct {
+	cache        wazero.CompilationCache
+	cacheSet     bool
+	maxInstances int
+	memoryLimit  uint64
+	module       []byte
+	// moduleConfig lets tests alter the per-instance module configuration
+	// (clocks, randomness). Never set outside tests.
+	moduleConfig func(wazero.ModuleConfig) wazero.ModuleConfig
+	// uninterruptible compiles the module without wazero's termination
+	// checks (WithCloseOnContextDone(false)): about 5x faster, but a call can
+	// no longer be stopped once it runs; contexts are checked only before and
+	// after. Tests and benchmarks only, for now.
+	uninterruptible bool
+}
+
+func newConfig(opts []Option) *config {
+	c := &config{}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(c)
+		}
+	}
+	if c.maxInstances < 1 {
+		c.maxInstances = runtime.GOMAXPROCS(0)
+	}
+	if c.memoryLimit == 0 {
+		c.memoryLimit = defaultMemoryLimit
+	}
+	return c
+}
+
+// memoryLimitPages is the memory limit in whole 64 KiB wasm pages, at least
+// one and at most 65,536 (4 GiB).
+func (c *config) memoryLimitPages() uint32 {
+	pages := c.memoryLimit / pageSize
+	switch {
+	case pages < 1:
+		return 1
+	case pages > maxPages:
+		return maxPages
+	}
+	return uint32(pages)
+}
+
+// WithCompilationCache sets the wazero compilation cache the module is
+// compiled through. The caller owns the cache (hostapi never closes it) and may
+// share it between engines and processes (wazero.NewCompilationCacheWithDir
+// persists compiled code on disk, which saves the compile on the next process
+// start).
+//
+// Without this option a process-wide in-memory cache is used: the module is
+// compiled once per process (the first Open, BuildSnapshot or ModuleVersion
+// pays it, later ones reuse the machine code), and that code stays resident
+// for the life of the process. WithCompilationCache(nil) disables caching: each
+// Open, BuildSnapshot and ModuleVersion compiles the module afresh and frees
+// the machine code when it is done.
+func WithCompilationCache(cache wazero.CompilationCache) Option {
+	return func(c *config) {
+		c.cache = cache
+		c.cacheSet = true
+	}
+}
+
+// WithMaxInstances bounds how many module instances an Engine runs at once,
+// which is how many requests it serves in parallel; further calls wait for a
+// free instance (or their context). Each instance holds its own copy of the
+// opened snapshot in its linear memory. The default is runtime.GOMAXPROCS(0);
+// n < 1 means the default.
+func WithMaxInstances(n int) Option {
+	return func(c *config) { c.maxInstances = n }
+}
+
+// WithMemoryLimit caps each instance's linear memory, in bytes (rounded down
+// to whole 64 KiB pages, at most 4 GiB). A call that needs more traps: it
+// fails with an error and its instance is discarded. For scale: an instance
+// serving the DWS catalog starts at about 23 MiB, and BuildSnapshot of the
+// DWS catalog peaks near 300 MiB. The default is 512 MiB; 0 means the
+// default.
+func WithMemoryLimit(bytes uint64) Option {
+	return func(c *config) { c.memoryLimit = bytes }
+}
+
+// WithModule runs another build of toolsift.wasm instead of the one embedded
+// in package github.com/toolsift/toolsift/wasm (for tests and for pinning a
+// module release). The bytes are not copied and must not change afterwards.
+func WithModule(wasm []byte) Option {
+	return func(c *config) { c.module = wasm }
+}
+
+// withModuleConfig alters the module configuration of every instance (tests
+// only: clocks and randomness must not change answers).
+func withModuleConfig(f func(wazero.ModuleConfig) wazero.ModuleConfig) Option {
+	return func(c *config) { c.moduleConfig = f }
+}
+
+// withoutInterrupt turns off mid-call cancellation (see config.uninterruptible).
+func withoutInterrupt() Option {
+	return func(c *config) { c.uninterruptible = true }
+}

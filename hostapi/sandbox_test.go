@@ -1,0 +1,171 @@
+package hostapi
+
+import (
+	"bytes"
+	"context"
+	cryptorand "crypto/rand"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/tetratelabs/wazero"
+
+	"github.com/toolsift/toolsift/testdata"
+)
+
+// TestModuleImports pins what the module may ask of its host: WASI preview 1
+// only, nothing that names a path or a socket, and exactly the functions
+// below. The fd_* functions besides fd_write come with Go's os package
+// (which fmt pulls in); they are inert here because hostapi gives the module
+// no preopened directory (fd_prestat_get finds none, so there is nothing to
+// open, read or seek) and stdin is empty.
+func TestModuleImports(t *testing.T) {
+	ctx := context.Background()
+	mr, err := newModuleRuntime(ctx, newConfig(nil))
+	require.NoError(t, err)
+	defer mr.close(ctx)
+
+	want := []string{
+		"args_get", "args_sizes_get", "clock_time_get", "environ_get", "environ_sizes_get",
+		"fd_close", "fd_fdstat_get", "fd_fdstat_set_flags", "fd_filestat_get", "fd_prestat_dir_name",
+		"fd_prestat_get", "fd_read", "fd_seek", "fd_write",
+		"poll_oneoff", "proc_exit", "random_get", "sched_yield",
+	}
+	// fd_* functions that would matter only with a preopened directory or a
+	// real stdin, neither of which hostapi ever configures.
+	inertFD := map[string]bool{
+		"fd_write": true, "fd_close": true, "fd_fdstat_get": true, "fd_fdstat_set_flags": true,
+		"fd_filestat_get": true, "fd_prestat_dir_name": true, "fd_prestat_get": true, "fd_read": true, "fd_seek": true,
+	}
+	seen := map[string]bool{}
+	var lines []string
+	for _, def := range mr.compiled.ImportedFunctions() {
+		module, name, _ := def.Import()
+		lines = append(lines, fmt.Sprintf("%s.%s%v->%v", module, name, def.ParamTypes(), def.ResultTypes()))
+		require.Equal(t, "wasi_snapshot_preview1", module, "import %s.%s", module, name)
+		require.False(t, strings.HasPrefix(name, "path_"), "the module imports %s", name)
+		require.False(t, strings.HasPrefix(name, "sock_"), "the module imports %s", name)
+		if strings.HasPrefix(name, "fd_") {
+			require.True(t, inertFD[name], "the module imports %s", name)
+		}
+		seen[name] = true
+	}
+	got := make([]string, 0, len(seen))
+	for name := range seen {
+		got = append(got, name)
+	}
+	sort.Strings(got)
+	require.Equal(t, want, got, "imports changed:\n%s", strings.Join(lines, "\n"))
+
+	exports := mr.compiled.ExportedFunctions()
+	for _, e := range []string{"_initialize", "toolsift_alloc", "toolsift_free", "toolsift_version", "toolsift_open",
+		"toolsift_close", "toolsift_info", "toolsift_search", "toolsift_inspect", "toolsift_build_snapshot"} {
+		require.Contains(t, exports, e)
+	}
+	require.NotContains(t, exports, "_start", "the module must be a reactor")
+
+	// Instances are anonymous, so any number coexist in one runtime.
+	in, err := mr.instantiate(ctx)
+	require.NoError(t, err)
+	require.Equal(t, "", in.mod.Name())
+	in.close()
+}
+
+// fakeClocks returns a module configuration with its own randomness and
+// clocks, unlike wazero's deterministic defaults.
+func fakeClocks(seed uint64, step int64) func(wazero.ModuleConfig) wazero.ModuleConfig {
+	return func(mc wazero.ModuleConfig) wazero.ModuleConfig {
+		var seedBytes [32]byte
+		seedBytes[0] = byte(seed)
+		var now atomic.Int64
+		now.Store(int64(seed) * 1e15)
+		return mc.
+			WithRandSource(rand.NewChaCha8(seedBytes)).
+			WithWalltime(func() (int64, int32) {
+				n := now.Add(step)
+				return n / 1e9, int32(n % 1e9)
+			}, 1).
+			WithNanotime(func() int64 { return now.Add(step) }, 1)
+	}
+}
+
+// TestDeterministicAcrossClocksAndRandomness: engines whose instances see
+// different random bytes and different clocks answer with the same bytes
+// (Go's map order, for one, is seeded from random_get).
+func TestDeterministicAcrossClocksAndRandomness(t *testing.T) {
+	ctx := context.Background()
+	snap := snapshotDWS(t)
+	engines := []*Engine{
+		openSnapshot(t, snap, WithMaxInstances(1)), // wazero's defaults
+		openSnapshot(t, snap, WithMaxInstances(1), withModuleConfig(fakeClocks(7, 3_000_001))),
+		openSnapshot(t, snap, WithMaxInstances(1), withModuleConfig(fakeClocks(200, 17))),
+		openSnapshot(t, snap, WithMaxInstances(1), withModuleConfig(func(mc wazero.ModuleConfig) wazero.ModuleConfig {
+			return mc.WithRandSource(cryptorand.Reader).WithSysWalltime().WithSysNanotime().WithSysNanosleep()
+		})),
+	}
+	requests := mixedRequests(t)
+	info := engines[0].Info()
+	compared := 0
+	for i, request := range requests {
+		var first answer
+		for k, e := range engines {
+			got := wasmAnswer(e.Search(ctx, request))
+			require.False(t, got.failed(), got.Other)
+			if k == 0 {
+				first = got
+				continue
+			}
+			require.Equal(t, first, got, "engine %d, request %d %s", k, i, request)
+			explained := wasmAnswer(e.SearchExplain(ctx, request))
+			require.Equal(t, wasmAnswer(engines[0].SearchExplain(ctx, request)), explained)
+			compared++
+		}
+	}
+	for _, path := range []string{"chat.query_msg_read_status", "chat", "chat message", "drive.download_file"} {
+		request := []byte(fmt.Sprintf(`{"version":"schema-inspect.v1","canonical_path":%q,"expected_source_hash":%q,"expected_surface_hash":%q}`,
+			path, info.SourceHash, info.SurfaceHash))
+		want := wasmAnswer(engines[0].Inspect(ctx, request))
+		for _, e := range engines[1:] {
+			require.Equal(t, want, wasmAnswer(e.Inspect(ctx, request)))
+			compared++
+		}
+	}
+	t.Logf("%d answers compared across 4 clock/randomness configurations: all identical", compared)
+
+	// Building a snapshot does not depend on them either.
+	snap2, err := BuildSnapshot(ctx, "dws", testdata.DWSCatalog, withoutInterrupt(), withModuleConfig(fakeClocks(99, 1_000_003)))
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(snap, snap2), "snapshot bytes depend on the clock or randomness")
+}
+
+// TestLinearMemory reports how much linear memory an instance uses.
+func TestLinearMemory(t *testing.T) {
+	ctx := context.Background()
+	e := openDWS(t, WithMaxInstances(1))
+	e.mu.Lock()
+	afterOpen := e.gen.idle[0].mem.Size()
+	e.mu.Unlock()
+	_, err := e.Search(ctx, []byte(workflowQuery))
+	require.NoError(t, err)
+	e.mu.Lock()
+	afterSearch := e.gen.idle[0].mem.Size()
+	e.mu.Unlock()
+
+	mr, err := newModuleRuntime(ctx, newConfig([]Option{withoutInterrupt()}))
+	require.NoError(t, err)
+	defer mr.close(ctx)
+	in, err := mr.instantiate(ctx)
+	require.NoError(t, err)
+	fresh := in.mem.Size()
+	_, err = in.buildSnapshot(ctx, "dws", testdata.DWSCatalog)
+	require.NoError(t, err)
+	t.Logf("linear memory: fresh instance %.1f MiB; DWS snapshot open %.1f MiB; after a workflow search %.1f MiB; after building the DWS snapshot %.1f MiB",
+		mib(fresh), mib(afterOpen), mib(afterSearch), mib(in.mem.Size()))
+	require.Less(t, afterOpen, uint32(defaultMemoryLimit))
+}
+
+func mib(n uint32) float64 { return float64(n) / (1 << 20) }
