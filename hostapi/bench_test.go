@@ -29,14 +29,14 @@ func BenchmarkWasmSearchChineseQuery(b *testing.B) { benchSearch(b, chineseQuery
 // BenchmarkWasmSearchWorkflow: a decomposed two-subquery search.
 func BenchmarkWasmSearchWorkflow(b *testing.B) { benchSearch(b, workflowQuery) }
 
-// The same searches compiled without wazero's termination checks (no
-// mid-call cancellation): what WithCloseOnContextDone costs.
-func BenchmarkWasmSearchChineseQueryUninterruptible(b *testing.B) {
-	benchSearch(b, chineseQuery, withoutInterrupt())
+// The same searches compiled with wazero's termination checks
+// (WithInterruptibleCalls): what mid-call cancellation costs.
+func BenchmarkWasmSearchChineseQueryInterruptible(b *testing.B) {
+	benchSearch(b, chineseQuery, WithInterruptibleCalls())
 }
 
-func BenchmarkWasmSearchWorkflowUninterruptible(b *testing.B) {
-	benchSearch(b, workflowQuery, withoutInterrupt())
+func BenchmarkWasmSearchWorkflowInterruptible(b *testing.B) {
+	benchSearch(b, workflowQuery, WithInterruptibleCalls())
 }
 
 // The native engine on the same requests, for reference.
@@ -80,7 +80,7 @@ func BenchmarkWasmOpenSnapshot(b *testing.B) {
 	for _, mode := range []struct {
 		name string
 		opts []Option
-	}{{"interruptible", nil}, {"uninterruptible", []Option{withoutInterrupt()}}} {
+	}{{"interruptible", []Option{WithInterruptibleCalls()}}, {"uninterruptible", nil}} {
 		b.Run(mode.name, func(b *testing.B) {
 			ctx := context.Background()
 			snap := snapshotDWS(b)

@@ -264,7 +264,7 @@ var secondSnapshot = sync.OnceValues(func() (*snapshotB, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap, err := BuildSnapshot(context.Background(), "dws", bundle, withoutInterrupt())
+	snap, err := BuildSnapshot(context.Background(), "dws", bundle)
 	if err != nil {
 		return nil, err
 	}
@@ -384,8 +384,8 @@ func TestConcurrentSwap(t *testing.T) {
 		seenA.Load(), seenB.Load(), e.created.Load())
 }
 
-func TestDeadline(t *testing.T) {
-	e := openDWS(t, WithMaxInstances(2))
+func TestDeadlineInterruptible(t *testing.T) {
+	e := openDWS(t, WithMaxInstances(2), WithInterruptibleCalls())
 	want, err := e.Search(context.Background(), []byte(chineseQuery))
 	require.NoError(t, err)
 	created := e.created.Load()
@@ -410,7 +410,7 @@ func TestDeadline(t *testing.T) {
 	start := time.Now()
 	ctx, cancel3 := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel3()
-	_, err = BuildSnapshot(ctx, "dws", testdata.DWSCatalog)
+	_, err = BuildSnapshot(ctx, "dws", testdata.DWSCatalog, WithInterruptibleCalls())
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	buildTime := time.Since(start)
 	require.Less(t, buildTime, 5*time.Second, "the call was not interrupted")
@@ -453,6 +453,37 @@ func TestDeadline(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, want, got)
 	require.LessOrEqual(t, e.live.Load(), int64(2))
+}
+
+// TestDeadlineDefault: without WithInterruptibleCalls a search whose deadline
+// passes inside the module finishes, then reports the deadline; its instance
+// stays in the pool.
+func TestDeadlineDefault(t *testing.T) {
+	e := openDWS(t, WithMaxInstances(1))
+	want, err := e.Search(context.Background(), []byte(chineseQuery))
+	require.NoError(t, err)
+	created := e.created.Load()
+	late := 0
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 400 && late < 3; i++ {
+		d := time.Duration(50+rng.IntN(1000)) * time.Microsecond
+		ctx, cancel := context.WithTimeout(context.Background(), d)
+		out, err := e.Search(ctx, []byte(chineseQuery))
+		cancel()
+		if err == nil {
+			require.Equal(t, want, out)
+			continue
+		}
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		var exit *sys.ExitError
+		require.False(t, errors.As(err, &exit), "the default build never stops a call mid-way: %v", err)
+		late++
+	}
+	require.NotZero(t, late, "no deadline expired during a call")
+	require.Equal(t, created, e.created.Load(), "a late call keeps its instance")
+	got, err := e.Search(context.Background(), []byte(chineseQuery))
+	require.NoError(t, err)
+	require.Equal(t, want, got)
 }
 
 // TestShortDeadlinesStillFillThePool: a caller whose deadline is shorter than

@@ -38,8 +38,9 @@ type Info struct {
 // Every call takes a context. A context that is done before the call starts
 // costs nothing; one that ends while the call waits for an instance, or while
 // the module runs, makes the call return an error wrapping ctx.Err()
-// (errors.Is(err, context.DeadlineExceeded) holds), and an instance stopped
-// mid-call is discarded. A trap (the module running out of its memory limit,
+// (errors.Is(err, context.DeadlineExceeded) holds). By default a running call
+// finishes before that error is returned; with WithInterruptibleCalls it is
+// stopped at once and its instance discarded. A trap (the module running out of its memory limit,
 // for one) likewise fails only that call and discards its instance; later
 // calls get a fresh instance.
 type Engine struct {
@@ -212,8 +213,9 @@ func (e *Engine) Close(ctx context.Context) error {
 // or as the JSON bundle described in wasm/ABI.md. A refused catalog is a
 // *Error. Cost: the module compile (unless cached), an instantiation and the
 // import, tokenising and indexing of the whole catalog in wasm (for DWS:
-// about 20 s and a linear memory near 300 MiB); the instance and its memory
-// are released afterwards. Options other than WithMaxInstances apply.
+// about 4 s, or 20 s with WithInterruptibleCalls, and a linear memory near
+// 300 MiB); the instance and its memory are released afterwards. Options
+// other than WithMaxInstances apply.
 func BuildSnapshot(ctx context.Context, format string, catalog []byte, opts ...Option) ([]byte, error) {
 	return oneShot(ctx, "build snapshot", opts, func(in *instance) ([]byte, error) {
 		return in.buildSnapshot(ctx, format, catalog)
@@ -348,9 +350,9 @@ func (e *Engine) run(ctx context.Context, op string, f func(*instance) ([]byte, 
 	out, err := f(in)
 	var typed *Error
 	healthy := err == nil || errors.As(err, &typed)
-	// A done context may close the instance from wazero's watcher even after
-	// f returned, so the instance is not reused then.
-	if ctx.Err() != nil {
+	// With interruptible calls, a done context may close the instance from
+	// wazero's watcher even after f returned, so it is not reused then.
+	if e.mr.cfg.interruptible && ctx.Err() != nil {
 		healthy = false
 	}
 	err = e.closedOr(finish(ctx, op, err, in.stderr.String()))

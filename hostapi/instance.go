@@ -41,7 +41,7 @@ func newModuleRuntime(ctx context.Context, cfg *config) (*moduleRuntime, error) 
 		return nil, errors.New("toolsift: no module: the wasm package embeds an empty toolsift.wasm")
 	}
 	rc := wazero.NewRuntimeConfig().
-		WithCloseOnContextDone(!cfg.uninterruptible).
+		WithCloseOnContextDone(cfg.interruptible).
 		WithMemoryLimitPages(cfg.memoryLimitPages())
 	cache := cfg.cache
 	if !cfg.cacheSet {

@@ -137,7 +137,7 @@ func TestDeterministicAcrossClocksAndRandomness(t *testing.T) {
 	t.Logf("%d answers compared across 4 clock/randomness configurations: all identical", compared)
 
 	// Building a snapshot does not depend on them either.
-	snap2, err := BuildSnapshot(ctx, "dws", testdata.DWSCatalog, withoutInterrupt(), withModuleConfig(fakeClocks(99, 1_000_003)))
+	snap2, err := BuildSnapshot(ctx, "dws", testdata.DWSCatalog, withModuleConfig(fakeClocks(99, 1_000_003)))
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(snap, snap2), "snapshot bytes depend on the clock or randomness")
 }
@@ -155,7 +155,7 @@ func TestLinearMemory(t *testing.T) {
 	afterSearch := e.gen.idle[0].mem.Size()
 	e.mu.Unlock()
 
-	mr, err := newModuleRuntime(ctx, newConfig([]Option{withoutInterrupt()}))
+	mr, err := newModuleRuntime(ctx, newConfig(nil))
 	require.NoError(t, err)
 	defer mr.close(ctx)
 	in, err := mr.instantiate(ctx)

@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"unsafe"
 
@@ -51,13 +52,10 @@ type openEngine struct {
 
 func main() {}
 
-// The heap of an open engine is mostly the snapshot's long-lived tables; a
-// collection cycle mostly re-marks them. Collect less often than Go's default
-// (which made opening a snapshot spend half its time in the collector), but
-// keep a soft ceiling so that building a snapshot stays within a host's
-// memory limit.
+// A soft ceiling on the Go heap keeps the module inside a host's memory
+// limit: near it the collector works harder instead of growing memory (which
+// WebAssembly can never give back).
 func init() {
-	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(256 << 20)
 }
 
@@ -90,7 +88,13 @@ func open(ptr, size uint32) uint64 {
 		if werr != nil {
 			return nil, werr
 		}
+		// Opening allocates the engine's long-lived tables and little
+		// garbage; collecting while they are built would re-mark them again
+		// and again (half the time to open), so the collector waits until
+		// the open is done (the soft memory limit still applies).
+		gcPercent := debug.SetGCPercent(-1)
 		e, werr := snapshot.Open(data)
+		debug.SetGCPercent(gcPercent)
 		if werr != nil {
 			return nil, werr
 		}
@@ -246,6 +250,10 @@ func input(ptr, size uint32) ([]byte, *wire.Error) {
 // guard runs one call and packs its result; a panic becomes an internal
 // error result instead of a trap.
 func guard(call func() ([]byte, *wire.Error)) (result uint64) {
+	// Between exported calls no goroutine runs, the collector's background
+	// workers included; yielding once per call lets them finish their work
+	// (sweeping, mostly) so that memory is reused instead of grown.
+	defer runtime.Gosched()
 	defer func() {
 		if r := recover(); r != nil {
 			werr := wire.Internal("panic", fmt.Sprintf("%v\n%s", r, debug.Stack()))

@@ -1,0 +1,38 @@
+package snapshot_test
+
+import (
+	"testing"
+
+	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/profile"
+	"github.com/toolsift/toolsift/core/snapshot"
+	"github.com/toolsift/toolsift/testdata"
+)
+
+// BenchmarkOpenStages splits opening the default snapshot into its stages.
+func BenchmarkOpenStages(b *testing.B) {
+	snap := testdata.DWSSnapshot
+	b.Run("decode", func(b *testing.B) {
+		for b.Loop() {
+			if _, werr := snapshot.Decode(snap); werr != nil {
+				b.Fatal(werr)
+			}
+		}
+	})
+	b.Run("engine", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			body, _ := snapshot.Decode(snap)
+			b.StartTimer()
+			if _, err := engine.NewWithIndex(&body.Catalog, profile.DWSV1, &body.Index); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("prepare", func(b *testing.B) {
+		body, _ := snapshot.Decode(snap)
+		for b.Loop() {
+			body.Index.Prepare(profile.BM25, 0.9, 0.4)
+		}
+	})
+}
