@@ -207,15 +207,18 @@ func (ix *Index) Validate() error {
 func (ix *Index) Prepare(algorithm string, k1, b float64) {
 	ix.algorithm = algorithm
 	n := float64(ix.Docs)
-	ix.lookup = make(map[string]*termRefs, len(ix.Fields[profile.Parameters].Terms))
-	refs := make([]termRefs, 0, 2*len(ix.Fields[profile.Parameters].Terms))
+	total := 0
+	for f := range ix.Fields {
+		total += len(ix.Fields[f].Terms)
+	}
+	// Sized for every term of every field (an upper bound on the distinct
+	// terms), so the map never grows while it is filled.
+	ix.lookup = make(map[string]*termRefs, total)
+	refs := make([]termRefs, 0, total)
 	for f := range ix.Fields {
 		for t, term := range ix.Fields[f].Terms {
 			r, ok := ix.lookup[term]
 			if !ok {
-				if len(refs) == cap(refs) {
-					refs = make([]termRefs, 0, 1024)
-				}
 				refs = append(refs, termRefs{-1, -1, -1, -1, -1})
 				r = &refs[len(refs)-1]
 				ix.lookup[term] = r
@@ -240,6 +243,19 @@ func (ix *Index) Prepare(algorithm string, k1, b float64) {
 		if avgLen <= 0 {
 			avgLen = 1
 		}
+		// k1·(1−b+b·dl/avgdl) depends on the document only: compute it once
+		// per document, then once per posting add tf and saturate.
+		norm := make([]float64, ix.Docs)
+		for doc, l := range field.DocLen {
+			length := float64(l)
+			if length < 1 {
+				length = 1
+			}
+			// float64(…) rounds the product before the later add, so no
+			// platform fuses it into a multiply-add (Go may fuse on arm64,
+			// never in wasm): every host computes the same bits.
+			norm[doc] = float64(k1 * (1 - b + b*length/avgLen))
+		}
 		field.bm25Impact = make([]float64, len(field.PostingDoc))
 		for t := range field.Terms {
 			lo, hi := field.PostingStart[t], field.PostingStart[t+1]
@@ -247,14 +263,7 @@ func (ix *Index) Prepare(algorithm string, k1, b float64) {
 			idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 			for p := lo; p < hi; p++ {
 				tf := float64(field.PostingTF[p])
-				length := float64(field.DocLen[field.PostingDoc[p]])
-				if length < 1 {
-					length = 1
-				}
-				// float64(…) rounds the product before the add, so no
-				// platform fuses it into a multiply-add (Go may fuse on
-				// arm64, never in wasm): every host computes the same bits.
-				denominator := tf + float64(k1*(1-b+b*length/avgLen))
+				denominator := tf + norm[field.PostingDoc[p]]
 				field.bm25Impact[p] = idf * (tf * (k1 + 1) / denominator)
 			}
 		}
