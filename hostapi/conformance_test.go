@@ -24,7 +24,7 @@ func TestWasmSearchParity(t *testing.T) {
 		lines := readGolden(t, name)
 		requests := make([][]byte, len(lines))
 		for i, line := range lines {
-			requests[i] = withVersion(t, line.Request)
+			requests[i] = withVersion(t, line)
 		}
 		got := replay(requests, func(r []byte) ([]byte, error) { return e.Search(ctx, r) })
 		same, sameGolden := 0, 0
@@ -58,7 +58,7 @@ func TestWasmSearchExplainParity(t *testing.T) {
 	total, identical := 0, 0
 	for _, name := range []string{"misc.jsonl.gz", "workflows.jsonl.gz"} {
 		for _, line := range readGolden(t, name) {
-			request := withVersion(t, line.Request)
+			request := withVersion(t, line)
 			got := wasmAnswer(e.SearchExplain(ctx, request))
 			want := nativeAnswer(native.SearchJSON(request))
 			total++
@@ -120,7 +120,7 @@ func TestWasmInspectParity(t *testing.T) {
 	require.Equal(t, comparable, golden)
 }
 
-func matchesGolden(got answer, line goldenLine, missingReason string) bool {
+func matchesGolden(got answer, line testdata.GoldenLine, missingReason string) bool {
 	switch {
 	case line.Error != nil:
 		want := line.Error.Reason

@@ -33,12 +33,12 @@ func mixedRequests(t testing.TB) [][]byte {
 	var requests [][]byte
 	for _, name := range []string{"misc.jsonl.gz", "workflows.jsonl.gz"} {
 		for _, line := range readGolden(t, name) {
-			requests = append(requests, withVersion(t, line.Request))
+			requests = append(requests, withVersion(t, line))
 		}
 	}
 	for i, line := range readGolden(t, "intent_use_when.jsonl.gz") {
 		if i%97 == 0 {
-			requests = append(requests, withVersion(t, line.Request))
+			requests = append(requests, withVersion(t, line))
 		}
 	}
 	return append(requests, []byte(chineseQuery), []byte(workflowQuery), []byte(`{"version":"tool-search.v1","query":"x","bogus":1}`))

@@ -1,8 +1,6 @@
 package hostapi
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolsift/toolsift/core/engine"
-	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/testdata"
@@ -34,11 +31,7 @@ func snapshotDWS(t testing.TB) []byte {
 
 // nativeDWS is the reference: the Go core engine over the same catalog.
 var nativeDWS = sync.OnceValues(func() (*engine.Engine, error) {
-	files, err := dws.FilesFromTarGz(testdata.DWSCatalog)
-	if err != nil {
-		return nil, err
-	}
-	cat, err := dws.Import(files)
+	cat, err := testdata.DWS()
 	if err != nil {
 		return nil, err
 	}
@@ -66,45 +59,19 @@ func openSnapshot(t testing.TB, snap []byte, opts ...Option) *Engine {
 	return e
 }
 
-// goldenLine is one reference vector: a request and either the exact wire
-// bytes or the typed error the reference gave.
-type goldenLine struct {
-	Set          string          `json:"set"`
-	Case         string          `json:"case"`
-	Request      json.RawMessage `json:"request"`
-	WireResponse *string         `json:"wire_response"`
-	Error        *struct {
-		Category string `json:"category"`
-		Reason   string `json:"reason"`
-	} `json:"error"`
-}
-
-func readGolden(t testing.TB, name string) []goldenLine {
+func readGolden(t testing.TB, name string) []testdata.GoldenLine {
 	t.Helper()
-	data, err := testdata.ReadGolden(name)
+	lines, err := testdata.GoldenLines(name)
 	require.NoError(t, err)
-	var lines []goldenLine
-	scanner := bufio.NewScanner(bytes.NewReader(data))
-	scanner.Buffer(make([]byte, 0, 1<<20), 16<<20)
-	for scanner.Scan() {
-		var line goldenLine
-		require.NoError(t, json.Unmarshal(scanner.Bytes(), &line))
-		lines = append(lines, line)
-	}
-	require.NoError(t, scanner.Err())
-	require.NotEmpty(t, lines)
 	return lines
 }
 
-// withVersion adds "version":"tool-search.v1" to a golden search request.
-func withVersion(t testing.TB, request json.RawMessage) []byte {
+// withVersion returns a golden line's request as a tool-search.v1 request.
+func withVersion(t testing.TB, line testdata.GoldenLine) []byte {
 	t.Helper()
-	var fields map[string]json.RawMessage
-	require.NoError(t, json.Unmarshal(request, &fields))
-	fields["version"] = json.RawMessage(`"tool-search.v1"`)
-	out, err := json.Marshal(fields)
+	request, err := line.SearchRequest()
 	require.NoError(t, err)
-	return out
+	return request
 }
 
 // answer is one outcome, comparable across engines: the bytes, or the typed

@@ -1,9 +1,6 @@
 package engine_test
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"sync"
 	"testing"
@@ -11,18 +8,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolsift/toolsift/core/engine"
-	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/testdata"
 )
 
 var dwsEngine = sync.OnceValues(func() (*engine.Engine, error) {
-	files, err := dws.FilesFromTarGz(testdata.DWSCatalog)
-	if err != nil {
-		return nil, err
-	}
-	cat, err := dws.Import(files)
+	cat, err := testdata.DWS()
 	if err != nil {
 		return nil, err
 	}
@@ -36,45 +28,18 @@ func newDWSEngine(t testing.TB) *engine.Engine {
 	return e
 }
 
-// goldenLine is one reference vector: a request and either the exact wire
-// bytes or the typed error the reference gave.
-type goldenLine struct {
-	Set          string          `json:"set"`
-	Case         string          `json:"case"`
-	Request      json.RawMessage `json:"request"`
-	WireResponse *string         `json:"wire_response"`
-	Error        *struct {
-		Category string `json:"category"`
-		Reason   string `json:"reason"`
-	} `json:"error"`
-}
-
-func readGolden(t testing.TB, name string) []goldenLine {
+func readGolden(t testing.TB, name string) []testdata.GoldenLine {
 	t.Helper()
-	data, err := testdata.ReadGolden(name)
+	lines, err := testdata.GoldenLines(name)
 	require.NoError(t, err)
-	var lines []goldenLine
-	scanner := bufio.NewScanner(bytes.NewReader(data))
-	scanner.Buffer(make([]byte, 0, 1<<20), 16<<20)
-	for scanner.Scan() {
-		var line goldenLine
-		require.NoError(t, json.Unmarshal(scanner.Bytes(), &line))
-		lines = append(lines, line)
-	}
-	require.NoError(t, scanner.Err())
-	require.NotEmpty(t, lines)
 	return lines
 }
 
-// withVersion adds "version":"tool-search.v1" to a golden request object
-// (the reference's CLI adds it for flag requests).
-func withVersion(t testing.TB, request json.RawMessage) []byte {
-	var fields map[string]json.RawMessage
-	require.NoError(t, json.Unmarshal(request, &fields))
-	fields["version"] = json.RawMessage(`"tool-search.v1"`)
-	out, err := json.Marshal(fields)
+func withVersion(t testing.TB, line testdata.GoldenLine) []byte {
+	t.Helper()
+	request, err := line.SearchRequest()
 	require.NoError(t, err)
-	return out
+	return request
 }
 
 // searchBytes runs one JSON request through decode → search → encode.
@@ -101,7 +66,7 @@ func TestSearchConformance(t *testing.T) {
 		lines := readGolden(t, name)
 		same := 0
 		for i, line := range lines {
-			got, werr := searchBytes(e, withVersion(t, line.Request))
+			got, werr := searchBytes(e, withVersion(t, line))
 			ok := false
 			switch {
 			case line.Error != nil:

@@ -9,18 +9,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/index"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/testdata"
 )
 
 var internalEngine = sync.OnceValues(func() (*Engine, error) {
-	files, err := dws.FilesFromTarGz(testdata.DWSCatalog)
-	if err != nil {
-		return nil, err
-	}
-	cat, err := dws.Import(files)
+	cat, err := testdata.DWS()
 	if err != nil {
 		return nil, err
 	}

@@ -4,26 +4,17 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/crc32"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/engine"
-	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/testdata"
 )
 
-var dwsCatalog = sync.OnceValues(func() (*catalog.Catalog, error) {
-	files, err := dws.FilesFromTarGz(testdata.DWSCatalog)
-	if err != nil {
-		return nil, err
-	}
-	return dws.Import(files)
-})
+var dwsCatalog = testdata.DWS
 
 func build(t testing.TB) []byte {
 	t.Helper()
