@@ -10,6 +10,18 @@ package catalog
 
 //go:generate go run github.com/tinylib/msgp@v1.6.5 -io=false -tests=false
 
+// Snapshots encode these structs as MessagePack arrays (msgp "tuple"), not
+// maps: no field names to store or compare when a snapshot opens. The
+// snapshot format version covers the field order.
+//msgp:tuple Catalog VersionRef Product Tool Identity Parameter Safety Interface InterfaceRef Selection
+
+// A decoder allocates an array before it reads the elements, so a hostile
+// length must be refused first: no list in a catalog may declare more than
+// 131,072 entries (tools per product included), which caps that up-front
+// allocation near 80 MB; every other allocation is bounded by the bytes
+// actually present.
+//msgp:limit arrays:131072 maps:64
+
 // Catalog is one immutable generation of a tool catalog.
 type Catalog struct {
 	// Format names the importer that produced the catalog ("dws", …).

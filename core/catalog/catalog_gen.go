@@ -6,24 +6,22 @@ import (
 	"github.com/tinylib/msgp/msgp"
 )
 
+// Size limits for msgp deserialization
+const (
+	z597e1446limitArrays = 131072
+	z597e1446limitMaps   = 64
+)
+
 // MarshalMsg implements msgp.Marshaler
 func (z *Catalog) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
-	// string "format"
-	o = append(o, 0x83, 0xa6, 0x66, 0x6f, 0x72, 0x6d, 0x61, 0x74)
+	// array header, size 3
+	o = append(o, 0x93)
 	o = msgp.AppendString(o, z.Format)
-	// string "version"
-	o = append(o, 0xa7, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e)
-	// map header, size 2
-	// string "source_hash"
-	o = append(o, 0x82, 0xab, 0x73, 0x6f, 0x75, 0x72, 0x63, 0x65, 0x5f, 0x68, 0x61, 0x73, 0x68)
+	// array header, size 2
+	o = append(o, 0x92)
 	o = msgp.AppendString(o, z.Version.SourceHash)
-	// string "surface_hash"
-	o = append(o, 0xac, 0x73, 0x75, 0x72, 0x66, 0x61, 0x63, 0x65, 0x5f, 0x68, 0x61, 0x73, 0x68)
 	o = msgp.AppendString(o, z.Version.SurfaceHash)
-	// string "products"
-	o = append(o, 0xa8, 0x70, 0x72, 0x6f, 0x64, 0x75, 0x63, 0x74, 0x73)
 	o = msgp.AppendArrayHeader(o, uint32(len(z.Products)))
 	for za0001 := range z.Products {
 		o, err = z.Products[za0001].MarshalMsg(o)
@@ -37,88 +35,61 @@ func (z *Catalog) MarshalMsg(b []byte) (o []byte, err error) {
 
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *Catalog) UnmarshalMsg(bts []byte) (o []byte, err error) {
-	var field []byte
-	_ = field
 	var zb0001 uint32
-	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	zb0001, bts, err = msgp.ReadArrayHeaderBytes(bts)
 	if err != nil {
 		err = msgp.WrapError(err)
 		return
 	}
-	for zb0001 > 0 {
-		zb0001--
-		field, bts, err = msgp.ReadMapKeyZC(bts)
+	if zb0001 != 3 {
+		err = msgp.ArrayError{Wanted: 3, Got: zb0001}
+		return
+	}
+	z.Format, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Format")
+		return
+	}
+	var zb0002 uint32
+	zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Version")
+		return
+	}
+	if zb0002 != 2 {
+		err = msgp.ArrayError{Wanted: 2, Got: zb0002}
+		return
+	}
+	z.Version.SourceHash, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Version", "SourceHash")
+		return
+	}
+	z.Version.SurfaceHash, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Version", "SurfaceHash")
+		return
+	}
+	var zb0003 uint32
+	zb0003, bts, err = msgp.ReadArrayHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Products")
+		return
+	}
+	if zb0003 > z597e1446limitArrays {
+		err = msgp.ErrLimitExceeded
+		return
+	}
+	if cap(z.Products) >= int(zb0003) {
+		z.Products = (z.Products)[:zb0003]
+	} else {
+		z.Products = make([]Product, zb0003)
+	}
+	for za0001 := range z.Products {
+		bts, err = z.Products[za0001].UnmarshalMsg(bts)
 		if err != nil {
-			err = msgp.WrapError(err)
+			err = msgp.WrapError(err, "Products", za0001)
 			return
-		}
-		switch msgp.UnsafeString(field) {
-		case "format":
-			z.Format, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Format")
-				return
-			}
-		case "version":
-			var zb0002 uint32
-			zb0002, bts, err = msgp.ReadMapHeaderBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Version")
-				return
-			}
-			for zb0002 > 0 {
-				zb0002--
-				field, bts, err = msgp.ReadMapKeyZC(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "Version")
-					return
-				}
-				switch msgp.UnsafeString(field) {
-				case "source_hash":
-					z.Version.SourceHash, bts, err = msgp.ReadStringBytes(bts)
-					if err != nil {
-						err = msgp.WrapError(err, "Version", "SourceHash")
-						return
-					}
-				case "surface_hash":
-					z.Version.SurfaceHash, bts, err = msgp.ReadStringBytes(bts)
-					if err != nil {
-						err = msgp.WrapError(err, "Version", "SurfaceHash")
-						return
-					}
-				default:
-					bts, err = msgp.Skip(bts)
-					if err != nil {
-						err = msgp.WrapError(err, "Version")
-						return
-					}
-				}
-			}
-		case "products":
-			var zb0003 uint32
-			zb0003, bts, err = msgp.ReadArrayHeaderBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Products")
-				return
-			}
-			if cap(z.Products) >= int(zb0003) {
-				z.Products = (z.Products)[:zb0003]
-			} else {
-				z.Products = make([]Product, zb0003)
-			}
-			for za0001 := range z.Products {
-				bts, err = z.Products[za0001].UnmarshalMsg(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "Products", za0001)
-					return
-				}
-			}
-		default:
-			bts, err = msgp.Skip(bts)
-			if err != nil {
-				err = msgp.WrapError(err)
-				return
-			}
 		}
 	}
 	o = bts
@@ -127,7 +98,7 @@ func (z *Catalog) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *Catalog) Msgsize() (s int) {
-	s = 1 + 7 + msgp.StringPrefixSize + len(z.Format) + 8 + 1 + 12 + msgp.StringPrefixSize + len(z.Version.SourceHash) + 13 + msgp.StringPrefixSize + len(z.Version.SurfaceHash) + 9 + msgp.ArrayHeaderSize
+	s = 1 + msgp.StringPrefixSize + len(z.Format) + 1 + msgp.StringPrefixSize + len(z.Version.SourceHash) + msgp.StringPrefixSize + len(z.Version.SurfaceHash) + msgp.ArrayHeaderSize
 	for za0001 := range z.Products {
 		s += z.Products[za0001].Msgsize()
 	}
@@ -137,36 +108,17 @@ func (z *Catalog) Msgsize() (s int) {
 // MarshalMsg implements msgp.Marshaler
 func (z *Identity) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 11
-	// string "canonical_path"
-	o = append(o, 0x8b, 0xae, 0x63, 0x61, 0x6e, 0x6f, 0x6e, 0x69, 0x63, 0x61, 0x6c, 0x5f, 0x70, 0x61, 0x74, 0x68)
+	// array header, size 11
+	o = append(o, 0x9b)
 	o = msgp.AppendString(o, z.CanonicalPath)
-	// string "path"
-	o = append(o, 0xa4, 0x70, 0x61, 0x74, 0x68)
 	o = msgp.AppendString(o, z.Path)
-	// string "name"
-	o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
 	o = msgp.AppendString(o, z.Name)
-	// string "cli_name"
-	o = append(o, 0xa8, 0x63, 0x6c, 0x69, 0x5f, 0x6e, 0x61, 0x6d, 0x65)
 	o = msgp.AppendString(o, z.CLIName)
-	// string "cli_path"
-	o = append(o, 0xa8, 0x63, 0x6c, 0x69, 0x5f, 0x70, 0x61, 0x74, 0x68)
 	o = msgp.AppendString(o, z.CLIPath)
-	// string "primary_cli_path"
-	o = append(o, 0xb0, 0x70, 0x72, 0x69, 0x6d, 0x61, 0x72, 0x79, 0x5f, 0x63, 0x6c, 0x69, 0x5f, 0x70, 0x61, 0x74, 0x68)
 	o = msgp.AppendString(o, z.PrimaryCLIPath)
-	// string "group"
-	o = append(o, 0xa5, 0x67, 0x72, 0x6f, 0x75, 0x70)
 	o = msgp.AppendString(o, z.Group)
-	// string "product_id"
-	o = append(o, 0xaa, 0x70, 0x72, 0x6f, 0x64, 0x75, 0x63, 0x74, 0x5f, 0x69, 0x64)
 	o = msgp.AppendString(o, z.ProductID)
-	// string "source_product_id"
-	o = append(o, 0xb1, 0x73, 0x6f, 0x75, 0x72, 0x63, 0x65, 0x5f, 0x70, 0x72, 0x6f, 0x64, 0x75, 0x63, 0x74, 0x5f, 0x69, 0x64)
 	o = msgp.AppendString(o, z.SourceProductID)
-	// string "aliases"
-	o = append(o, 0xa7, 0x61, 0x6c, 0x69, 0x61, 0x73, 0x65, 0x73)
 	if z.Aliases == nil { // allownil: if nil
 		o = msgp.AppendNil(o)
 	} else {
@@ -175,121 +127,98 @@ func (z *Identity) MarshalMsg(b []byte) (o []byte, err error) {
 			o = msgp.AppendString(o, z.Aliases[za0001])
 		}
 	}
-	// string "visibility"
-	o = append(o, 0xaa, 0x76, 0x69, 0x73, 0x69, 0x62, 0x69, 0x6c, 0x69, 0x74, 0x79)
 	o = msgp.AppendString(o, z.Visibility)
 	return
 }
 
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *Identity) UnmarshalMsg(bts []byte) (o []byte, err error) {
-	var field []byte
-	_ = field
 	var zb0001 uint32
-	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	zb0001, bts, err = msgp.ReadArrayHeaderBytes(bts)
 	if err != nil {
 		err = msgp.WrapError(err)
 		return
 	}
-	for zb0001 > 0 {
-		zb0001--
-		field, bts, err = msgp.ReadMapKeyZC(bts)
+	if zb0001 != 11 {
+		err = msgp.ArrayError{Wanted: 11, Got: zb0001}
+		return
+	}
+	z.CanonicalPath, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "CanonicalPath")
+		return
+	}
+	z.Path, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Path")
+		return
+	}
+	z.Name, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Name")
+		return
+	}
+	z.CLIName, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "CLIName")
+		return
+	}
+	z.CLIPath, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "CLIPath")
+		return
+	}
+	z.PrimaryCLIPath, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "PrimaryCLIPath")
+		return
+	}
+	z.Group, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Group")
+		return
+	}
+	z.ProductID, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "ProductID")
+		return
+	}
+	z.SourceProductID, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "SourceProductID")
+		return
+	}
+	if msgp.IsNil(bts) {
+		bts = bts[1:]
+		z.Aliases = nil
+	} else {
+		var zb0002 uint32
+		zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
 		if err != nil {
-			err = msgp.WrapError(err)
+			err = msgp.WrapError(err, "Aliases")
 			return
 		}
-		switch msgp.UnsafeString(field) {
-		case "canonical_path":
-			z.CanonicalPath, bts, err = msgp.ReadStringBytes(bts)
+		if zb0002 > z597e1446limitArrays {
+			err = msgp.ErrLimitExceeded
+			return
+		}
+		if z.Aliases != nil && cap(z.Aliases) >= int(zb0002) {
+			z.Aliases = (z.Aliases)[:zb0002]
+		} else {
+			z.Aliases = make([]string, zb0002)
+		}
+		for za0001 := range z.Aliases {
+			z.Aliases[za0001], bts, err = msgp.ReadStringBytes(bts)
 			if err != nil {
-				err = msgp.WrapError(err, "CanonicalPath")
-				return
-			}
-		case "path":
-			z.Path, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Path")
-				return
-			}
-		case "name":
-			z.Name, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Name")
-				return
-			}
-		case "cli_name":
-			z.CLIName, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "CLIName")
-				return
-			}
-		case "cli_path":
-			z.CLIPath, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "CLIPath")
-				return
-			}
-		case "primary_cli_path":
-			z.PrimaryCLIPath, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "PrimaryCLIPath")
-				return
-			}
-		case "group":
-			z.Group, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Group")
-				return
-			}
-		case "product_id":
-			z.ProductID, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "ProductID")
-				return
-			}
-		case "source_product_id":
-			z.SourceProductID, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "SourceProductID")
-				return
-			}
-		case "aliases":
-			if msgp.IsNil(bts) {
-				bts = bts[1:]
-				z.Aliases = nil
-			} else {
-				var zb0002 uint32
-				zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "Aliases")
-					return
-				}
-				if z.Aliases != nil && cap(z.Aliases) >= int(zb0002) {
-					z.Aliases = (z.Aliases)[:zb0002]
-				} else {
-					z.Aliases = make([]string, zb0002)
-				}
-				for za0001 := range z.Aliases {
-					z.Aliases[za0001], bts, err = msgp.ReadStringBytes(bts)
-					if err != nil {
-						err = msgp.WrapError(err, "Aliases", za0001)
-						return
-					}
-				}
-			}
-		case "visibility":
-			z.Visibility, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Visibility")
-				return
-			}
-		default:
-			bts, err = msgp.Skip(bts)
-			if err != nil {
-				err = msgp.WrapError(err)
+				err = msgp.WrapError(err, "Aliases", za0001)
 				return
 			}
 		}
+	}
+	z.Visibility, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Visibility")
+		return
 	}
 	o = bts
 	return
@@ -297,38 +226,28 @@ func (z *Identity) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *Identity) Msgsize() (s int) {
-	s = 1 + 15 + msgp.StringPrefixSize + len(z.CanonicalPath) + 5 + msgp.StringPrefixSize + len(z.Path) + 5 + msgp.StringPrefixSize + len(z.Name) + 9 + msgp.StringPrefixSize + len(z.CLIName) + 9 + msgp.StringPrefixSize + len(z.CLIPath) + 17 + msgp.StringPrefixSize + len(z.PrimaryCLIPath) + 6 + msgp.StringPrefixSize + len(z.Group) + 11 + msgp.StringPrefixSize + len(z.ProductID) + 18 + msgp.StringPrefixSize + len(z.SourceProductID) + 8 + msgp.ArrayHeaderSize
+	s = 1 + msgp.StringPrefixSize + len(z.CanonicalPath) + msgp.StringPrefixSize + len(z.Path) + msgp.StringPrefixSize + len(z.Name) + msgp.StringPrefixSize + len(z.CLIName) + msgp.StringPrefixSize + len(z.CLIPath) + msgp.StringPrefixSize + len(z.PrimaryCLIPath) + msgp.StringPrefixSize + len(z.Group) + msgp.StringPrefixSize + len(z.ProductID) + msgp.StringPrefixSize + len(z.SourceProductID) + msgp.ArrayHeaderSize
 	for za0001 := range z.Aliases {
 		s += msgp.StringPrefixSize + len(z.Aliases[za0001])
 	}
-	s += 11 + msgp.StringPrefixSize + len(z.Visibility)
+	s += msgp.StringPrefixSize + len(z.Visibility)
 	return
 }
 
 // MarshalMsg implements msgp.Marshaler
 func (z *Interface) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 4
-	// string "mode"
-	o = append(o, 0x84, 0xa4, 0x6d, 0x6f, 0x64, 0x65)
+	// array header, size 4
+	o = append(o, 0x94)
 	o = msgp.AppendString(o, z.Mode)
-	// string "availability"
-	o = append(o, 0xac, 0x61, 0x76, 0x61, 0x69, 0x6c, 0x61, 0x62, 0x69, 0x6c, 0x69, 0x74, 0x79)
 	o = msgp.AppendString(o, z.Availability)
-	// string "reason"
-	o = append(o, 0xa6, 0x72, 0x65, 0x61, 0x73, 0x6f, 0x6e)
 	o = msgp.AppendString(o, z.Reason)
-	// string "ref"
-	o = append(o, 0xa3, 0x72, 0x65, 0x66)
 	if z.Ref == nil {
 		o = msgp.AppendNil(o)
 	} else {
-		// map header, size 2
-		// string "product_id"
-		o = append(o, 0x82, 0xaa, 0x70, 0x72, 0x6f, 0x64, 0x75, 0x63, 0x74, 0x5f, 0x69, 0x64)
+		// array header, size 2
+		o = append(o, 0x92)
 		o = msgp.AppendString(o, z.Ref.ProductID)
-		// string "rpc_name"
-		o = append(o, 0xa8, 0x72, 0x70, 0x63, 0x5f, 0x6e, 0x61, 0x6d, 0x65)
 		o = msgp.AppendString(o, z.Ref.RPCName)
 	}
 	return
@@ -336,92 +255,60 @@ func (z *Interface) MarshalMsg(b []byte) (o []byte, err error) {
 
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *Interface) UnmarshalMsg(bts []byte) (o []byte, err error) {
-	var field []byte
-	_ = field
 	var zb0001 uint32
-	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	zb0001, bts, err = msgp.ReadArrayHeaderBytes(bts)
 	if err != nil {
 		err = msgp.WrapError(err)
 		return
 	}
-	for zb0001 > 0 {
-		zb0001--
-		field, bts, err = msgp.ReadMapKeyZC(bts)
+	if zb0001 != 4 {
+		err = msgp.ArrayError{Wanted: 4, Got: zb0001}
+		return
+	}
+	z.Mode, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Mode")
+		return
+	}
+	z.Availability, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Availability")
+		return
+	}
+	z.Reason, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Reason")
+		return
+	}
+	if msgp.IsNil(bts) {
+		bts, err = msgp.ReadNilBytes(bts)
 		if err != nil {
-			err = msgp.WrapError(err)
 			return
 		}
-		switch msgp.UnsafeString(field) {
-		case "mode":
-			z.Mode, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Mode")
-				return
-			}
-		case "availability":
-			z.Availability, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Availability")
-				return
-			}
-		case "reason":
-			z.Reason, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Reason")
-				return
-			}
-		case "ref":
-			if msgp.IsNil(bts) {
-				bts, err = msgp.ReadNilBytes(bts)
-				if err != nil {
-					return
-				}
-				z.Ref = nil
-			} else {
-				if z.Ref == nil {
-					z.Ref = new(InterfaceRef)
-				}
-				var zb0002 uint32
-				zb0002, bts, err = msgp.ReadMapHeaderBytes(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "Ref")
-					return
-				}
-				for zb0002 > 0 {
-					zb0002--
-					field, bts, err = msgp.ReadMapKeyZC(bts)
-					if err != nil {
-						err = msgp.WrapError(err, "Ref")
-						return
-					}
-					switch msgp.UnsafeString(field) {
-					case "product_id":
-						z.Ref.ProductID, bts, err = msgp.ReadStringBytes(bts)
-						if err != nil {
-							err = msgp.WrapError(err, "Ref", "ProductID")
-							return
-						}
-					case "rpc_name":
-						z.Ref.RPCName, bts, err = msgp.ReadStringBytes(bts)
-						if err != nil {
-							err = msgp.WrapError(err, "Ref", "RPCName")
-							return
-						}
-					default:
-						bts, err = msgp.Skip(bts)
-						if err != nil {
-							err = msgp.WrapError(err, "Ref")
-							return
-						}
-					}
-				}
-			}
-		default:
-			bts, err = msgp.Skip(bts)
-			if err != nil {
-				err = msgp.WrapError(err)
-				return
-			}
+		z.Ref = nil
+	} else {
+		if z.Ref == nil {
+			z.Ref = new(InterfaceRef)
+		}
+		var zb0002 uint32
+		zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
+		if err != nil {
+			err = msgp.WrapError(err, "Ref")
+			return
+		}
+		if zb0002 != 2 {
+			err = msgp.ArrayError{Wanted: 2, Got: zb0002}
+			return
+		}
+		z.Ref.ProductID, bts, err = msgp.ReadStringBytes(bts)
+		if err != nil {
+			err = msgp.WrapError(err, "Ref", "ProductID")
+			return
+		}
+		z.Ref.RPCName, bts, err = msgp.ReadStringBytes(bts)
+		if err != nil {
+			err = msgp.WrapError(err, "Ref", "RPCName")
+			return
 		}
 	}
 	o = bts
@@ -430,11 +317,11 @@ func (z *Interface) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *Interface) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Mode) + 13 + msgp.StringPrefixSize + len(z.Availability) + 7 + msgp.StringPrefixSize + len(z.Reason) + 4
+	s = 1 + msgp.StringPrefixSize + len(z.Mode) + msgp.StringPrefixSize + len(z.Availability) + msgp.StringPrefixSize + len(z.Reason)
 	if z.Ref == nil {
 		s += msgp.NilSize
 	} else {
-		s += 1 + 11 + msgp.StringPrefixSize + len(z.Ref.ProductID) + 9 + msgp.StringPrefixSize + len(z.Ref.RPCName)
+		s += 1 + msgp.StringPrefixSize + len(z.Ref.ProductID) + msgp.StringPrefixSize + len(z.Ref.RPCName)
 	}
 	return
 }
@@ -442,53 +329,34 @@ func (z *Interface) Msgsize() (s int) {
 // MarshalMsg implements msgp.Marshaler
 func (z InterfaceRef) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 2
-	// string "product_id"
-	o = append(o, 0x82, 0xaa, 0x70, 0x72, 0x6f, 0x64, 0x75, 0x63, 0x74, 0x5f, 0x69, 0x64)
+	// array header, size 2
+	o = append(o, 0x92)
 	o = msgp.AppendString(o, z.ProductID)
-	// string "rpc_name"
-	o = append(o, 0xa8, 0x72, 0x70, 0x63, 0x5f, 0x6e, 0x61, 0x6d, 0x65)
 	o = msgp.AppendString(o, z.RPCName)
 	return
 }
 
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *InterfaceRef) UnmarshalMsg(bts []byte) (o []byte, err error) {
-	var field []byte
-	_ = field
 	var zb0001 uint32
-	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	zb0001, bts, err = msgp.ReadArrayHeaderBytes(bts)
 	if err != nil {
 		err = msgp.WrapError(err)
 		return
 	}
-	for zb0001 > 0 {
-		zb0001--
-		field, bts, err = msgp.ReadMapKeyZC(bts)
-		if err != nil {
-			err = msgp.WrapError(err)
-			return
-		}
-		switch msgp.UnsafeString(field) {
-		case "product_id":
-			z.ProductID, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "ProductID")
-				return
-			}
-		case "rpc_name":
-			z.RPCName, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "RPCName")
-				return
-			}
-		default:
-			bts, err = msgp.Skip(bts)
-			if err != nil {
-				err = msgp.WrapError(err)
-				return
-			}
-		}
+	if zb0001 != 2 {
+		err = msgp.ArrayError{Wanted: 2, Got: zb0001}
+		return
+	}
+	z.ProductID, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "ProductID")
+		return
+	}
+	z.RPCName, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "RPCName")
+		return
 	}
 	o = bts
 	return
@@ -496,46 +364,25 @@ func (z *InterfaceRef) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z InterfaceRef) Msgsize() (s int) {
-	s = 1 + 11 + msgp.StringPrefixSize + len(z.ProductID) + 9 + msgp.StringPrefixSize + len(z.RPCName)
+	s = 1 + msgp.StringPrefixSize + len(z.ProductID) + msgp.StringPrefixSize + len(z.RPCName)
 	return
 }
 
 // MarshalMsg implements msgp.Marshaler
 func (z *Parameter) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 14
-	// string "name"
-	o = append(o, 0x8e, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
+	// array header, size 14
+	o = append(o, 0x9e)
 	o = msgp.AppendString(o, z.Name)
-	// string "property"
-	o = append(o, 0xa8, 0x70, 0x72, 0x6f, 0x70, 0x65, 0x72, 0x74, 0x79)
 	o = msgp.AppendString(o, z.Property)
-	// string "type"
-	o = append(o, 0xa4, 0x74, 0x79, 0x70, 0x65)
 	o = msgp.AppendString(o, z.Type)
-	// string "description"
-	o = append(o, 0xab, 0x64, 0x65, 0x73, 0x63, 0x72, 0x69, 0x70, 0x74, 0x69, 0x6f, 0x6e)
 	o = msgp.AppendString(o, z.Description)
-	// string "interface_description"
-	o = append(o, 0xb5, 0x69, 0x6e, 0x74, 0x65, 0x72, 0x66, 0x61, 0x63, 0x65, 0x5f, 0x64, 0x65, 0x73, 0x63, 0x72, 0x69, 0x70, 0x74, 0x69, 0x6f, 0x6e)
 	o = msgp.AppendString(o, z.InterfaceDescription)
-	// string "interface_type"
-	o = append(o, 0xae, 0x69, 0x6e, 0x74, 0x65, 0x72, 0x66, 0x61, 0x63, 0x65, 0x5f, 0x74, 0x79, 0x70, 0x65)
 	o = msgp.AppendString(o, z.InterfaceType)
-	// string "required"
-	o = append(o, 0xa8, 0x72, 0x65, 0x71, 0x75, 0x69, 0x72, 0x65, 0x64)
 	o = msgp.AppendBool(o, z.Required)
-	// string "cli_required"
-	o = append(o, 0xac, 0x63, 0x6c, 0x69, 0x5f, 0x72, 0x65, 0x71, 0x75, 0x69, 0x72, 0x65, 0x64)
 	o = msgp.AppendBool(o, z.CLIRequired)
-	// string "required_when"
-	o = append(o, 0xad, 0x72, 0x65, 0x71, 0x75, 0x69, 0x72, 0x65, 0x64, 0x5f, 0x77, 0x68, 0x65, 0x6e)
 	o = msgp.AppendString(o, z.RequiredWhen)
-	// string "format"
-	o = append(o, 0xa6, 0x66, 0x6f, 0x72, 0x6d, 0x61, 0x74)
 	o = msgp.AppendString(o, z.Format)
-	// string "enum"
-	o = append(o, 0xa4, 0x65, 0x6e, 0x75, 0x6d)
 	if z.Enum == nil { // allownil: if nil
 		o = msgp.AppendNil(o)
 	} else {
@@ -544,22 +391,16 @@ func (z *Parameter) MarshalMsg(b []byte) (o []byte, err error) {
 			o = msgp.AppendString(o, z.Enum[za0001])
 		}
 	}
-	// string "default"
-	o = append(o, 0xa7, 0x64, 0x65, 0x66, 0x61, 0x75, 0x6c, 0x74)
 	if z.Default == nil { // allownil: if nil
 		o = msgp.AppendNil(o)
 	} else {
 		o = msgp.AppendBytes(o, []byte(z.Default))
 	}
-	// string "interface_default"
-	o = append(o, 0xb1, 0x69, 0x6e, 0x74, 0x65, 0x72, 0x66, 0x61, 0x63, 0x65, 0x5f, 0x64, 0x65, 0x66, 0x61, 0x75, 0x6c, 0x74)
 	if z.InterfaceDefault == nil { // allownil: if nil
 		o = msgp.AppendNil(o)
 	} else {
 		o = msgp.AppendBytes(o, []byte(z.InterfaceDefault))
 	}
-	// string "example"
-	o = append(o, 0xa7, 0x65, 0x78, 0x61, 0x6d, 0x70, 0x6c, 0x65)
 	if z.Example == nil { // allownil: if nil
 		o = msgp.AppendNil(o)
 	} else {
@@ -570,166 +411,184 @@ func (z *Parameter) MarshalMsg(b []byte) (o []byte, err error) {
 
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *Parameter) UnmarshalMsg(bts []byte) (o []byte, err error) {
-	var field []byte
-	_ = field
 	var zb0001 uint32
-	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	zb0001, bts, err = msgp.ReadArrayHeaderBytes(bts)
 	if err != nil {
 		err = msgp.WrapError(err)
 		return
 	}
-	for zb0001 > 0 {
-		zb0001--
-		field, bts, err = msgp.ReadMapKeyZC(bts)
+	if zb0001 != 14 {
+		err = msgp.ArrayError{Wanted: 14, Got: zb0001}
+		return
+	}
+	z.Name, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Name")
+		return
+	}
+	z.Property, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Property")
+		return
+	}
+	z.Type, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Type")
+		return
+	}
+	z.Description, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Description")
+		return
+	}
+	z.InterfaceDescription, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "InterfaceDescription")
+		return
+	}
+	z.InterfaceType, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "InterfaceType")
+		return
+	}
+	z.Required, bts, err = msgp.ReadBoolBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Required")
+		return
+	}
+	z.CLIRequired, bts, err = msgp.ReadBoolBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "CLIRequired")
+		return
+	}
+	z.RequiredWhen, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "RequiredWhen")
+		return
+	}
+	z.Format, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Format")
+		return
+	}
+	if msgp.IsNil(bts) {
+		bts = bts[1:]
+		z.Enum = nil
+	} else {
+		var zb0002 uint32
+		zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
 		if err != nil {
-			err = msgp.WrapError(err)
+			err = msgp.WrapError(err, "Enum")
 			return
 		}
-		switch msgp.UnsafeString(field) {
-		case "name":
-			z.Name, bts, err = msgp.ReadStringBytes(bts)
+		if zb0002 > z597e1446limitArrays {
+			err = msgp.ErrLimitExceeded
+			return
+		}
+		if z.Enum != nil && cap(z.Enum) >= int(zb0002) {
+			z.Enum = (z.Enum)[:zb0002]
+		} else {
+			z.Enum = make([]string, zb0002)
+		}
+		for za0001 := range z.Enum {
+			z.Enum[za0001], bts, err = msgp.ReadStringBytes(bts)
 			if err != nil {
-				err = msgp.WrapError(err, "Name")
+				err = msgp.WrapError(err, "Enum", za0001)
 				return
 			}
-		case "property":
-			z.Property, bts, err = msgp.ReadStringBytes(bts)
+		}
+	}
+	if msgp.IsNil(bts) {
+		bts = bts[1:]
+		z.Default = nil
+	} else {
+		{
+			var zb0003 []byte
+			var zb0004 uint32
+			zb0004, bts, err = msgp.ReadBytesHeader(bts)
 			if err != nil {
-				err = msgp.WrapError(err, "Property")
+				err = msgp.WrapError(err, "Default")
 				return
 			}
-		case "type":
-			z.Type, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Type")
+			if zb0004 > z597e1446limitArrays {
+				err = msgp.ErrLimitExceeded
 				return
 			}
-		case "description":
-			z.Description, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Description")
-				return
-			}
-		case "interface_description":
-			z.InterfaceDescription, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "InterfaceDescription")
-				return
-			}
-		case "interface_type":
-			z.InterfaceType, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "InterfaceType")
-				return
-			}
-		case "required":
-			z.Required, bts, err = msgp.ReadBoolBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Required")
-				return
-			}
-		case "cli_required":
-			z.CLIRequired, bts, err = msgp.ReadBoolBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "CLIRequired")
-				return
-			}
-		case "required_when":
-			z.RequiredWhen, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "RequiredWhen")
-				return
-			}
-		case "format":
-			z.Format, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Format")
-				return
-			}
-		case "enum":
-			if msgp.IsNil(bts) {
-				bts = bts[1:]
-				z.Enum = nil
+			zb0003 = []byte(z.Default)
+			if zb0003 == nil || uint32(cap(zb0003)) < zb0004 {
+				zb0003 = make([]byte, zb0004)
 			} else {
-				var zb0002 uint32
-				zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "Enum")
-					return
-				}
-				if z.Enum != nil && cap(z.Enum) >= int(zb0002) {
-					z.Enum = (z.Enum)[:zb0002]
-				} else {
-					z.Enum = make([]string, zb0002)
-				}
-				for za0001 := range z.Enum {
-					z.Enum[za0001], bts, err = msgp.ReadStringBytes(bts)
-					if err != nil {
-						err = msgp.WrapError(err, "Enum", za0001)
-						return
-					}
-				}
+				zb0003 = zb0003[:zb0004]
 			}
-		case "default":
-			if msgp.IsNil(bts) {
-				bts = bts[1:]
-				z.Default = nil
-			} else {
-				{
-					var zb0003 []byte
-					zb0003, bts, err = msgp.ReadBytesBytes(bts, []byte(z.Default))
-					if err != nil {
-						err = msgp.WrapError(err, "Default")
-						return
-					}
-					if zb0003 == nil {
-						zb0003 = make([]byte, 0)
-					}
-					z.Default = RawJSON(zb0003)
-				}
-			}
-		case "interface_default":
-			if msgp.IsNil(bts) {
-				bts = bts[1:]
-				z.InterfaceDefault = nil
-			} else {
-				{
-					var zb0004 []byte
-					zb0004, bts, err = msgp.ReadBytesBytes(bts, []byte(z.InterfaceDefault))
-					if err != nil {
-						err = msgp.WrapError(err, "InterfaceDefault")
-						return
-					}
-					if zb0004 == nil {
-						zb0004 = make([]byte, 0)
-					}
-					z.InterfaceDefault = RawJSON(zb0004)
-				}
-			}
-		case "example":
-			if msgp.IsNil(bts) {
-				bts = bts[1:]
-				z.Example = nil
-			} else {
-				{
-					var zb0005 []byte
-					zb0005, bts, err = msgp.ReadBytesBytes(bts, []byte(z.Example))
-					if err != nil {
-						err = msgp.WrapError(err, "Example")
-						return
-					}
-					if zb0005 == nil {
-						zb0005 = make([]byte, 0)
-					}
-					z.Example = RawJSON(zb0005)
-				}
-			}
-		default:
-			bts, err = msgp.Skip(bts)
-			if err != nil {
-				err = msgp.WrapError(err)
+			if uint32(len(bts)) < zb0004 {
+				err = msgp.ErrShortBytes
 				return
 			}
+			copy(zb0003, bts[:zb0004])
+			bts = bts[zb0004:]
+			z.Default = RawJSON(zb0003)
+		}
+	}
+	if msgp.IsNil(bts) {
+		bts = bts[1:]
+		z.InterfaceDefault = nil
+	} else {
+		{
+			var zb0005 []byte
+			var zb0006 uint32
+			zb0006, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "InterfaceDefault")
+				return
+			}
+			if zb0006 > z597e1446limitArrays {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			zb0005 = []byte(z.InterfaceDefault)
+			if zb0005 == nil || uint32(cap(zb0005)) < zb0006 {
+				zb0005 = make([]byte, zb0006)
+			} else {
+				zb0005 = zb0005[:zb0006]
+			}
+			if uint32(len(bts)) < zb0006 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			copy(zb0005, bts[:zb0006])
+			bts = bts[zb0006:]
+			z.InterfaceDefault = RawJSON(zb0005)
+		}
+	}
+	if msgp.IsNil(bts) {
+		bts = bts[1:]
+		z.Example = nil
+	} else {
+		{
+			var zb0007 []byte
+			var zb0008 uint32
+			zb0008, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Example")
+				return
+			}
+			if zb0008 > z597e1446limitArrays {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			zb0007 = []byte(z.Example)
+			if zb0007 == nil || uint32(cap(zb0007)) < zb0008 {
+				zb0007 = make([]byte, zb0008)
+			} else {
+				zb0007 = zb0007[:zb0008]
+			}
+			if uint32(len(bts)) < zb0008 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			copy(zb0007, bts[:zb0008])
+			bts = bts[zb0008:]
+			z.Example = RawJSON(zb0007)
 		}
 	}
 	o = bts
@@ -738,39 +597,28 @@ func (z *Parameter) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *Parameter) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Name) + 9 + msgp.StringPrefixSize + len(z.Property) + 5 + msgp.StringPrefixSize + len(z.Type) + 12 + msgp.StringPrefixSize + len(z.Description) + 22 + msgp.StringPrefixSize + len(z.InterfaceDescription) + 15 + msgp.StringPrefixSize + len(z.InterfaceType) + 9 + msgp.BoolSize + 13 + msgp.BoolSize + 14 + msgp.StringPrefixSize + len(z.RequiredWhen) + 7 + msgp.StringPrefixSize + len(z.Format) + 5 + msgp.ArrayHeaderSize
+	s = 1 + msgp.StringPrefixSize + len(z.Name) + msgp.StringPrefixSize + len(z.Property) + msgp.StringPrefixSize + len(z.Type) + msgp.StringPrefixSize + len(z.Description) + msgp.StringPrefixSize + len(z.InterfaceDescription) + msgp.StringPrefixSize + len(z.InterfaceType) + msgp.BoolSize + msgp.BoolSize + msgp.StringPrefixSize + len(z.RequiredWhen) + msgp.StringPrefixSize + len(z.Format) + msgp.ArrayHeaderSize
 	for za0001 := range z.Enum {
 		s += msgp.StringPrefixSize + len(z.Enum[za0001])
 	}
-	s += 8 + msgp.BytesPrefixSize + len([]byte(z.Default)) + 18 + msgp.BytesPrefixSize + len([]byte(z.InterfaceDefault)) + 8 + msgp.BytesPrefixSize + len([]byte(z.Example))
+	s += msgp.BytesPrefixSize + len([]byte(z.Default)) + msgp.BytesPrefixSize + len([]byte(z.InterfaceDefault)) + msgp.BytesPrefixSize + len([]byte(z.Example))
 	return
 }
 
 // MarshalMsg implements msgp.Marshaler
 func (z *Product) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 6
-	// string "id"
-	o = append(o, 0x86, 0xa2, 0x69, 0x64)
+	// array header, size 6
+	o = append(o, 0x96)
 	o = msgp.AppendString(o, z.ID)
-	// string "name"
-	o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
 	o = msgp.AppendString(o, z.Name)
-	// string "description"
-	o = append(o, 0xab, 0x64, 0x65, 0x73, 0x63, 0x72, 0x69, 0x70, 0x74, 0x69, 0x6f, 0x6e)
 	o = msgp.AppendString(o, z.Description)
-	// string "runtime"
-	o = append(o, 0xa7, 0x72, 0x75, 0x6e, 0x74, 0x69, 0x6d, 0x65)
 	o = msgp.AppendBool(o, z.Runtime)
-	// string "selection"
-	o = append(o, 0xa9, 0x73, 0x65, 0x6c, 0x65, 0x63, 0x74, 0x69, 0x6f, 0x6e)
 	o, err = z.Selection.MarshalMsg(o)
 	if err != nil {
 		err = msgp.WrapError(err, "Selection")
 		return
 	}
-	// string "tools"
-	o = append(o, 0xa5, 0x74, 0x6f, 0x6f, 0x6c, 0x73)
 	o = msgp.AppendArrayHeader(o, uint32(len(z.Tools)))
 	for za0001 := range z.Tools {
 		o, err = z.Tools[za0001].MarshalMsg(o)
@@ -784,77 +632,61 @@ func (z *Product) MarshalMsg(b []byte) (o []byte, err error) {
 
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *Product) UnmarshalMsg(bts []byte) (o []byte, err error) {
-	var field []byte
-	_ = field
 	var zb0001 uint32
-	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	zb0001, bts, err = msgp.ReadArrayHeaderBytes(bts)
 	if err != nil {
 		err = msgp.WrapError(err)
 		return
 	}
-	for zb0001 > 0 {
-		zb0001--
-		field, bts, err = msgp.ReadMapKeyZC(bts)
+	if zb0001 != 6 {
+		err = msgp.ArrayError{Wanted: 6, Got: zb0001}
+		return
+	}
+	z.ID, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "ID")
+		return
+	}
+	z.Name, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Name")
+		return
+	}
+	z.Description, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Description")
+		return
+	}
+	z.Runtime, bts, err = msgp.ReadBoolBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Runtime")
+		return
+	}
+	bts, err = z.Selection.UnmarshalMsg(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Selection")
+		return
+	}
+	var zb0002 uint32
+	zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Tools")
+		return
+	}
+	if zb0002 > z597e1446limitArrays {
+		err = msgp.ErrLimitExceeded
+		return
+	}
+	if cap(z.Tools) >= int(zb0002) {
+		z.Tools = (z.Tools)[:zb0002]
+	} else {
+		z.Tools = make([]Tool, zb0002)
+	}
+	for za0001 := range z.Tools {
+		bts, err = z.Tools[za0001].UnmarshalMsg(bts)
 		if err != nil {
-			err = msgp.WrapError(err)
+			err = msgp.WrapError(err, "Tools", za0001)
 			return
-		}
-		switch msgp.UnsafeString(field) {
-		case "id":
-			z.ID, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "ID")
-				return
-			}
-		case "name":
-			z.Name, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Name")
-				return
-			}
-		case "description":
-			z.Description, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Description")
-				return
-			}
-		case "runtime":
-			z.Runtime, bts, err = msgp.ReadBoolBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Runtime")
-				return
-			}
-		case "selection":
-			bts, err = z.Selection.UnmarshalMsg(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Selection")
-				return
-			}
-		case "tools":
-			var zb0002 uint32
-			zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Tools")
-				return
-			}
-			if cap(z.Tools) >= int(zb0002) {
-				z.Tools = (z.Tools)[:zb0002]
-			} else {
-				z.Tools = make([]Tool, zb0002)
-			}
-			for za0001 := range z.Tools {
-				bts, err = z.Tools[za0001].UnmarshalMsg(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "Tools", za0001)
-					return
-				}
-			}
-		default:
-			bts, err = msgp.Skip(bts)
-			if err != nil {
-				err = msgp.WrapError(err)
-				return
-			}
 		}
 	}
 	o = bts
@@ -863,7 +695,7 @@ func (z *Product) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *Product) Msgsize() (s int) {
-	s = 1 + 3 + msgp.StringPrefixSize + len(z.ID) + 5 + msgp.StringPrefixSize + len(z.Name) + 12 + msgp.StringPrefixSize + len(z.Description) + 8 + msgp.BoolSize + 10 + z.Selection.Msgsize() + 6 + msgp.ArrayHeaderSize
+	s = 1 + msgp.StringPrefixSize + len(z.ID) + msgp.StringPrefixSize + len(z.Name) + msgp.StringPrefixSize + len(z.Description) + msgp.BoolSize + z.Selection.Msgsize() + msgp.ArrayHeaderSize
 	for za0001 := range z.Tools {
 		s += z.Tools[za0001].Msgsize()
 	}
@@ -881,11 +713,28 @@ func (z RawJSON) MarshalMsg(b []byte) (o []byte, err error) {
 func (z *RawJSON) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	{
 		var zb0001 []byte
-		zb0001, bts, err = msgp.ReadBytesBytes(bts, []byte((*z)))
+		var zb0002 uint32
+		zb0002, bts, err = msgp.ReadBytesHeader(bts)
 		if err != nil {
 			err = msgp.WrapError(err)
 			return
 		}
+		if zb0002 > z597e1446limitArrays {
+			err = msgp.ErrLimitExceeded
+			return
+		}
+		zb0001 = []byte((*z))
+		if zb0001 == nil || uint32(cap(zb0001)) < zb0002 {
+			zb0001 = make([]byte, zb0002)
+		} else {
+			zb0001 = zb0001[:zb0002]
+		}
+		if uint32(len(bts)) < zb0002 {
+			err = msgp.ErrShortBytes
+			return
+		}
+		copy(zb0001, bts[:zb0002])
+		bts = bts[zb0002:]
 		(*z) = RawJSON(zb0001)
 	}
 	o = bts
@@ -901,71 +750,46 @@ func (z RawJSON) Msgsize() (s int) {
 // MarshalMsg implements msgp.Marshaler
 func (z *Safety) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 4
-	// string "effect"
-	o = append(o, 0x84, 0xa6, 0x65, 0x66, 0x66, 0x65, 0x63, 0x74)
+	// array header, size 4
+	o = append(o, 0x94)
 	o = msgp.AppendString(o, z.Effect)
-	// string "risk"
-	o = append(o, 0xa4, 0x72, 0x69, 0x73, 0x6b)
 	o = msgp.AppendString(o, z.Risk)
-	// string "confirmation"
-	o = append(o, 0xac, 0x63, 0x6f, 0x6e, 0x66, 0x69, 0x72, 0x6d, 0x61, 0x74, 0x69, 0x6f, 0x6e)
 	o = msgp.AppendString(o, z.Confirmation)
-	// string "idempotency"
-	o = append(o, 0xab, 0x69, 0x64, 0x65, 0x6d, 0x70, 0x6f, 0x74, 0x65, 0x6e, 0x63, 0x79)
 	o = msgp.AppendString(o, z.Idempotency)
 	return
 }
 
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *Safety) UnmarshalMsg(bts []byte) (o []byte, err error) {
-	var field []byte
-	_ = field
 	var zb0001 uint32
-	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	zb0001, bts, err = msgp.ReadArrayHeaderBytes(bts)
 	if err != nil {
 		err = msgp.WrapError(err)
 		return
 	}
-	for zb0001 > 0 {
-		zb0001--
-		field, bts, err = msgp.ReadMapKeyZC(bts)
-		if err != nil {
-			err = msgp.WrapError(err)
-			return
-		}
-		switch msgp.UnsafeString(field) {
-		case "effect":
-			z.Effect, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Effect")
-				return
-			}
-		case "risk":
-			z.Risk, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Risk")
-				return
-			}
-		case "confirmation":
-			z.Confirmation, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Confirmation")
-				return
-			}
-		case "idempotency":
-			z.Idempotency, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Idempotency")
-				return
-			}
-		default:
-			bts, err = msgp.Skip(bts)
-			if err != nil {
-				err = msgp.WrapError(err)
-				return
-			}
-		}
+	if zb0001 != 4 {
+		err = msgp.ArrayError{Wanted: 4, Got: zb0001}
+		return
+	}
+	z.Effect, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Effect")
+		return
+	}
+	z.Risk, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Risk")
+		return
+	}
+	z.Confirmation, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Confirmation")
+		return
+	}
+	z.Idempotency, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Idempotency")
+		return
 	}
 	o = bts
 	return
@@ -973,19 +797,16 @@ func (z *Safety) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *Safety) Msgsize() (s int) {
-	s = 1 + 7 + msgp.StringPrefixSize + len(z.Effect) + 5 + msgp.StringPrefixSize + len(z.Risk) + 13 + msgp.StringPrefixSize + len(z.Confirmation) + 12 + msgp.StringPrefixSize + len(z.Idempotency)
+	s = 1 + msgp.StringPrefixSize + len(z.Effect) + msgp.StringPrefixSize + len(z.Risk) + msgp.StringPrefixSize + len(z.Confirmation) + msgp.StringPrefixSize + len(z.Idempotency)
 	return
 }
 
 // MarshalMsg implements msgp.Marshaler
 func (z *Selection) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 4
-	// string "agent_summary"
-	o = append(o, 0x84, 0xad, 0x61, 0x67, 0x65, 0x6e, 0x74, 0x5f, 0x73, 0x75, 0x6d, 0x6d, 0x61, 0x72, 0x79)
+	// array header, size 4
+	o = append(o, 0x94)
 	o = msgp.AppendString(o, z.AgentSummary)
-	// string "use_when"
-	o = append(o, 0xa8, 0x75, 0x73, 0x65, 0x5f, 0x77, 0x68, 0x65, 0x6e)
 	if z.UseWhen == nil { // allownil: if nil
 		o = msgp.AppendNil(o)
 	} else {
@@ -994,8 +815,6 @@ func (z *Selection) MarshalMsg(b []byte) (o []byte, err error) {
 			o = msgp.AppendString(o, z.UseWhen[za0001])
 		}
 	}
-	// string "avoid_when"
-	o = append(o, 0xaa, 0x61, 0x76, 0x6f, 0x69, 0x64, 0x5f, 0x77, 0x68, 0x65, 0x6e)
 	if z.AvoidWhen == nil { // allownil: if nil
 		o = msgp.AppendNil(o)
 	} else {
@@ -1004,8 +823,6 @@ func (z *Selection) MarshalMsg(b []byte) (o []byte, err error) {
 			o = msgp.AppendString(o, z.AvoidWhen[za0002])
 		}
 	}
-	// string "examples"
-	o = append(o, 0xa8, 0x65, 0x78, 0x61, 0x6d, 0x70, 0x6c, 0x65, 0x73)
 	if z.Examples == nil { // allownil: if nil
 		o = msgp.AppendNil(o)
 	} else {
@@ -1019,104 +836,98 @@ func (z *Selection) MarshalMsg(b []byte) (o []byte, err error) {
 
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *Selection) UnmarshalMsg(bts []byte) (o []byte, err error) {
-	var field []byte
-	_ = field
 	var zb0001 uint32
-	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	zb0001, bts, err = msgp.ReadArrayHeaderBytes(bts)
 	if err != nil {
 		err = msgp.WrapError(err)
 		return
 	}
-	for zb0001 > 0 {
-		zb0001--
-		field, bts, err = msgp.ReadMapKeyZC(bts)
+	if zb0001 != 4 {
+		err = msgp.ArrayError{Wanted: 4, Got: zb0001}
+		return
+	}
+	z.AgentSummary, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "AgentSummary")
+		return
+	}
+	if msgp.IsNil(bts) {
+		bts = bts[1:]
+		z.UseWhen = nil
+	} else {
+		var zb0002 uint32
+		zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
 		if err != nil {
-			err = msgp.WrapError(err)
+			err = msgp.WrapError(err, "UseWhen")
 			return
 		}
-		switch msgp.UnsafeString(field) {
-		case "agent_summary":
-			z.AgentSummary, bts, err = msgp.ReadStringBytes(bts)
+		if zb0002 > z597e1446limitArrays {
+			err = msgp.ErrLimitExceeded
+			return
+		}
+		if z.UseWhen != nil && cap(z.UseWhen) >= int(zb0002) {
+			z.UseWhen = (z.UseWhen)[:zb0002]
+		} else {
+			z.UseWhen = make([]string, zb0002)
+		}
+		for za0001 := range z.UseWhen {
+			z.UseWhen[za0001], bts, err = msgp.ReadStringBytes(bts)
 			if err != nil {
-				err = msgp.WrapError(err, "AgentSummary")
+				err = msgp.WrapError(err, "UseWhen", za0001)
 				return
 			}
-		case "use_when":
-			if msgp.IsNil(bts) {
-				bts = bts[1:]
-				z.UseWhen = nil
-			} else {
-				var zb0002 uint32
-				zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "UseWhen")
-					return
-				}
-				if z.UseWhen != nil && cap(z.UseWhen) >= int(zb0002) {
-					z.UseWhen = (z.UseWhen)[:zb0002]
-				} else {
-					z.UseWhen = make([]string, zb0002)
-				}
-				for za0001 := range z.UseWhen {
-					z.UseWhen[za0001], bts, err = msgp.ReadStringBytes(bts)
-					if err != nil {
-						err = msgp.WrapError(err, "UseWhen", za0001)
-						return
-					}
-				}
-			}
-		case "avoid_when":
-			if msgp.IsNil(bts) {
-				bts = bts[1:]
-				z.AvoidWhen = nil
-			} else {
-				var zb0003 uint32
-				zb0003, bts, err = msgp.ReadArrayHeaderBytes(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "AvoidWhen")
-					return
-				}
-				if z.AvoidWhen != nil && cap(z.AvoidWhen) >= int(zb0003) {
-					z.AvoidWhen = (z.AvoidWhen)[:zb0003]
-				} else {
-					z.AvoidWhen = make([]string, zb0003)
-				}
-				for za0002 := range z.AvoidWhen {
-					z.AvoidWhen[za0002], bts, err = msgp.ReadStringBytes(bts)
-					if err != nil {
-						err = msgp.WrapError(err, "AvoidWhen", za0002)
-						return
-					}
-				}
-			}
-		case "examples":
-			if msgp.IsNil(bts) {
-				bts = bts[1:]
-				z.Examples = nil
-			} else {
-				var zb0004 uint32
-				zb0004, bts, err = msgp.ReadArrayHeaderBytes(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "Examples")
-					return
-				}
-				if z.Examples != nil && cap(z.Examples) >= int(zb0004) {
-					z.Examples = (z.Examples)[:zb0004]
-				} else {
-					z.Examples = make([]string, zb0004)
-				}
-				for za0003 := range z.Examples {
-					z.Examples[za0003], bts, err = msgp.ReadStringBytes(bts)
-					if err != nil {
-						err = msgp.WrapError(err, "Examples", za0003)
-						return
-					}
-				}
-			}
-		default:
-			bts, err = msgp.Skip(bts)
+		}
+	}
+	if msgp.IsNil(bts) {
+		bts = bts[1:]
+		z.AvoidWhen = nil
+	} else {
+		var zb0003 uint32
+		zb0003, bts, err = msgp.ReadArrayHeaderBytes(bts)
+		if err != nil {
+			err = msgp.WrapError(err, "AvoidWhen")
+			return
+		}
+		if zb0003 > z597e1446limitArrays {
+			err = msgp.ErrLimitExceeded
+			return
+		}
+		if z.AvoidWhen != nil && cap(z.AvoidWhen) >= int(zb0003) {
+			z.AvoidWhen = (z.AvoidWhen)[:zb0003]
+		} else {
+			z.AvoidWhen = make([]string, zb0003)
+		}
+		for za0002 := range z.AvoidWhen {
+			z.AvoidWhen[za0002], bts, err = msgp.ReadStringBytes(bts)
 			if err != nil {
-				err = msgp.WrapError(err)
+				err = msgp.WrapError(err, "AvoidWhen", za0002)
+				return
+			}
+		}
+	}
+	if msgp.IsNil(bts) {
+		bts = bts[1:]
+		z.Examples = nil
+	} else {
+		var zb0004 uint32
+		zb0004, bts, err = msgp.ReadArrayHeaderBytes(bts)
+		if err != nil {
+			err = msgp.WrapError(err, "Examples")
+			return
+		}
+		if zb0004 > z597e1446limitArrays {
+			err = msgp.ErrLimitExceeded
+			return
+		}
+		if z.Examples != nil && cap(z.Examples) >= int(zb0004) {
+			z.Examples = (z.Examples)[:zb0004]
+		} else {
+			z.Examples = make([]string, zb0004)
+		}
+		for za0003 := range z.Examples {
+			z.Examples[za0003], bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Examples", za0003)
 				return
 			}
 		}
@@ -1127,15 +938,15 @@ func (z *Selection) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *Selection) Msgsize() (s int) {
-	s = 1 + 14 + msgp.StringPrefixSize + len(z.AgentSummary) + 9 + msgp.ArrayHeaderSize
+	s = 1 + msgp.StringPrefixSize + len(z.AgentSummary) + msgp.ArrayHeaderSize
 	for za0001 := range z.UseWhen {
 		s += msgp.StringPrefixSize + len(z.UseWhen[za0001])
 	}
-	s += 11 + msgp.ArrayHeaderSize
+	s += msgp.ArrayHeaderSize
 	for za0002 := range z.AvoidWhen {
 		s += msgp.StringPrefixSize + len(z.AvoidWhen[za0002])
 	}
-	s += 9 + msgp.ArrayHeaderSize
+	s += msgp.ArrayHeaderSize
 	for za0003 := range z.Examples {
 		s += msgp.StringPrefixSize + len(z.Examples[za0003])
 	}
@@ -1145,25 +956,16 @@ func (z *Selection) Msgsize() (s int) {
 // MarshalMsg implements msgp.Marshaler
 func (z *Tool) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 13
-	// string "identity"
-	o = append(o, 0x8d, 0xa8, 0x69, 0x64, 0x65, 0x6e, 0x74, 0x69, 0x74, 0x79)
+	// array header, size 13
+	o = append(o, 0x9d)
 	o, err = z.Identity.MarshalMsg(o)
 	if err != nil {
 		err = msgp.WrapError(err, "Identity")
 		return
 	}
-	// string "title"
-	o = append(o, 0xa5, 0x74, 0x69, 0x74, 0x6c, 0x65)
 	o = msgp.AppendString(o, z.Title)
-	// string "display"
-	o = append(o, 0xa7, 0x64, 0x69, 0x73, 0x70, 0x6c, 0x61, 0x79)
 	o = msgp.AppendString(o, z.Display)
-	// string "description"
-	o = append(o, 0xab, 0x64, 0x65, 0x73, 0x63, 0x72, 0x69, 0x70, 0x74, 0x69, 0x6f, 0x6e)
 	o = msgp.AppendString(o, z.Description)
-	// string "parameters"
-	o = append(o, 0xaa, 0x70, 0x61, 0x72, 0x61, 0x6d, 0x65, 0x74, 0x65, 0x72, 0x73)
 	o = msgp.AppendArrayHeader(o, uint32(len(z.Parameters)))
 	for za0001 := range z.Parameters {
 		o, err = z.Parameters[za0001].MarshalMsg(o)
@@ -1172,57 +974,41 @@ func (z *Tool) MarshalMsg(b []byte) (o []byte, err error) {
 			return
 		}
 	}
-	// string "safety"
-	o = append(o, 0xa6, 0x73, 0x61, 0x66, 0x65, 0x74, 0x79)
 	o, err = z.Safety.MarshalMsg(o)
 	if err != nil {
 		err = msgp.WrapError(err, "Safety")
 		return
 	}
-	// string "interface"
-	o = append(o, 0xa9, 0x69, 0x6e, 0x74, 0x65, 0x72, 0x66, 0x61, 0x63, 0x65)
 	o, err = z.Interface.MarshalMsg(o)
 	if err != nil {
 		err = msgp.WrapError(err, "Interface")
 		return
 	}
-	// string "selection"
-	o = append(o, 0xa9, 0x73, 0x65, 0x6c, 0x65, 0x63, 0x74, 0x69, 0x6f, 0x6e)
 	o, err = z.Selection.MarshalMsg(o)
 	if err != nil {
 		err = msgp.WrapError(err, "Selection")
 		return
 	}
-	// string "constraints"
-	o = append(o, 0xab, 0x63, 0x6f, 0x6e, 0x73, 0x74, 0x72, 0x61, 0x69, 0x6e, 0x74, 0x73)
 	if z.Constraints == nil { // allownil: if nil
 		o = msgp.AppendNil(o)
 	} else {
 		o = msgp.AppendBytes(o, []byte(z.Constraints))
 	}
-	// string "positionals"
-	o = append(o, 0xab, 0x70, 0x6f, 0x73, 0x69, 0x74, 0x69, 0x6f, 0x6e, 0x61, 0x6c, 0x73)
 	if z.Positionals == nil { // allownil: if nil
 		o = msgp.AppendNil(o)
 	} else {
 		o = msgp.AppendBytes(o, []byte(z.Positionals))
 	}
-	// string "dry_run"
-	o = append(o, 0xa7, 0x64, 0x72, 0x79, 0x5f, 0x72, 0x75, 0x6e)
 	if z.DryRun == nil { // allownil: if nil
 		o = msgp.AppendNil(o)
 	} else {
 		o = msgp.AppendBytes(o, []byte(z.DryRun))
 	}
-	// string "result"
-	o = append(o, 0xa6, 0x72, 0x65, 0x73, 0x75, 0x6c, 0x74)
 	if z.Result == nil { // allownil: if nil
 		o = msgp.AppendNil(o)
 	} else {
 		o = msgp.AppendBytes(o, []byte(z.Result))
 	}
-	// string "pagination"
-	o = append(o, 0xaa, 0x70, 0x61, 0x67, 0x69, 0x6e, 0x61, 0x74, 0x69, 0x6f, 0x6e)
 	if z.Pagination == nil { // allownil: if nil
 		o = msgp.AppendNil(o)
 	} else {
@@ -1233,179 +1019,226 @@ func (z *Tool) MarshalMsg(b []byte) (o []byte, err error) {
 
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *Tool) UnmarshalMsg(bts []byte) (o []byte, err error) {
-	var field []byte
-	_ = field
 	var zb0001 uint32
-	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	zb0001, bts, err = msgp.ReadArrayHeaderBytes(bts)
 	if err != nil {
 		err = msgp.WrapError(err)
 		return
 	}
-	for zb0001 > 0 {
-		zb0001--
-		field, bts, err = msgp.ReadMapKeyZC(bts)
+	if zb0001 != 13 {
+		err = msgp.ArrayError{Wanted: 13, Got: zb0001}
+		return
+	}
+	bts, err = z.Identity.UnmarshalMsg(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Identity")
+		return
+	}
+	z.Title, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Title")
+		return
+	}
+	z.Display, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Display")
+		return
+	}
+	z.Description, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Description")
+		return
+	}
+	var zb0002 uint32
+	zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Parameters")
+		return
+	}
+	if zb0002 > z597e1446limitArrays {
+		err = msgp.ErrLimitExceeded
+		return
+	}
+	if cap(z.Parameters) >= int(zb0002) {
+		z.Parameters = (z.Parameters)[:zb0002]
+	} else {
+		z.Parameters = make([]Parameter, zb0002)
+	}
+	for za0001 := range z.Parameters {
+		bts, err = z.Parameters[za0001].UnmarshalMsg(bts)
 		if err != nil {
-			err = msgp.WrapError(err)
+			err = msgp.WrapError(err, "Parameters", za0001)
 			return
 		}
-		switch msgp.UnsafeString(field) {
-		case "identity":
-			bts, err = z.Identity.UnmarshalMsg(bts)
+	}
+	bts, err = z.Safety.UnmarshalMsg(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Safety")
+		return
+	}
+	bts, err = z.Interface.UnmarshalMsg(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Interface")
+		return
+	}
+	bts, err = z.Selection.UnmarshalMsg(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Selection")
+		return
+	}
+	if msgp.IsNil(bts) {
+		bts = bts[1:]
+		z.Constraints = nil
+	} else {
+		{
+			var zb0003 []byte
+			var zb0004 uint32
+			zb0004, bts, err = msgp.ReadBytesHeader(bts)
 			if err != nil {
-				err = msgp.WrapError(err, "Identity")
+				err = msgp.WrapError(err, "Constraints")
 				return
 			}
-		case "title":
-			z.Title, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Title")
+			if zb0004 > z597e1446limitArrays {
+				err = msgp.ErrLimitExceeded
 				return
 			}
-		case "display":
-			z.Display, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Display")
-				return
-			}
-		case "description":
-			z.Description, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Description")
-				return
-			}
-		case "parameters":
-			var zb0002 uint32
-			zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Parameters")
-				return
-			}
-			if cap(z.Parameters) >= int(zb0002) {
-				z.Parameters = (z.Parameters)[:zb0002]
+			zb0003 = []byte(z.Constraints)
+			if zb0003 == nil || uint32(cap(zb0003)) < zb0004 {
+				zb0003 = make([]byte, zb0004)
 			} else {
-				z.Parameters = make([]Parameter, zb0002)
+				zb0003 = zb0003[:zb0004]
 			}
-			for za0001 := range z.Parameters {
-				bts, err = z.Parameters[za0001].UnmarshalMsg(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "Parameters", za0001)
-					return
-				}
-			}
-		case "safety":
-			bts, err = z.Safety.UnmarshalMsg(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Safety")
+			if uint32(len(bts)) < zb0004 {
+				err = msgp.ErrShortBytes
 				return
 			}
-		case "interface":
-			bts, err = z.Interface.UnmarshalMsg(bts)
+			copy(zb0003, bts[:zb0004])
+			bts = bts[zb0004:]
+			z.Constraints = RawJSON(zb0003)
+		}
+	}
+	if msgp.IsNil(bts) {
+		bts = bts[1:]
+		z.Positionals = nil
+	} else {
+		{
+			var zb0005 []byte
+			var zb0006 uint32
+			zb0006, bts, err = msgp.ReadBytesHeader(bts)
 			if err != nil {
-				err = msgp.WrapError(err, "Interface")
+				err = msgp.WrapError(err, "Positionals")
 				return
 			}
-		case "selection":
-			bts, err = z.Selection.UnmarshalMsg(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Selection")
+			if zb0006 > z597e1446limitArrays {
+				err = msgp.ErrLimitExceeded
 				return
 			}
-		case "constraints":
-			if msgp.IsNil(bts) {
-				bts = bts[1:]
-				z.Constraints = nil
+			zb0005 = []byte(z.Positionals)
+			if zb0005 == nil || uint32(cap(zb0005)) < zb0006 {
+				zb0005 = make([]byte, zb0006)
 			} else {
-				{
-					var zb0003 []byte
-					zb0003, bts, err = msgp.ReadBytesBytes(bts, []byte(z.Constraints))
-					if err != nil {
-						err = msgp.WrapError(err, "Constraints")
-						return
-					}
-					if zb0003 == nil {
-						zb0003 = make([]byte, 0)
-					}
-					z.Constraints = RawJSON(zb0003)
-				}
+				zb0005 = zb0005[:zb0006]
 			}
-		case "positionals":
-			if msgp.IsNil(bts) {
-				bts = bts[1:]
-				z.Positionals = nil
-			} else {
-				{
-					var zb0004 []byte
-					zb0004, bts, err = msgp.ReadBytesBytes(bts, []byte(z.Positionals))
-					if err != nil {
-						err = msgp.WrapError(err, "Positionals")
-						return
-					}
-					if zb0004 == nil {
-						zb0004 = make([]byte, 0)
-					}
-					z.Positionals = RawJSON(zb0004)
-				}
-			}
-		case "dry_run":
-			if msgp.IsNil(bts) {
-				bts = bts[1:]
-				z.DryRun = nil
-			} else {
-				{
-					var zb0005 []byte
-					zb0005, bts, err = msgp.ReadBytesBytes(bts, []byte(z.DryRun))
-					if err != nil {
-						err = msgp.WrapError(err, "DryRun")
-						return
-					}
-					if zb0005 == nil {
-						zb0005 = make([]byte, 0)
-					}
-					z.DryRun = RawJSON(zb0005)
-				}
-			}
-		case "result":
-			if msgp.IsNil(bts) {
-				bts = bts[1:]
-				z.Result = nil
-			} else {
-				{
-					var zb0006 []byte
-					zb0006, bts, err = msgp.ReadBytesBytes(bts, []byte(z.Result))
-					if err != nil {
-						err = msgp.WrapError(err, "Result")
-						return
-					}
-					if zb0006 == nil {
-						zb0006 = make([]byte, 0)
-					}
-					z.Result = RawJSON(zb0006)
-				}
-			}
-		case "pagination":
-			if msgp.IsNil(bts) {
-				bts = bts[1:]
-				z.Pagination = nil
-			} else {
-				{
-					var zb0007 []byte
-					zb0007, bts, err = msgp.ReadBytesBytes(bts, []byte(z.Pagination))
-					if err != nil {
-						err = msgp.WrapError(err, "Pagination")
-						return
-					}
-					if zb0007 == nil {
-						zb0007 = make([]byte, 0)
-					}
-					z.Pagination = RawJSON(zb0007)
-				}
-			}
-		default:
-			bts, err = msgp.Skip(bts)
-			if err != nil {
-				err = msgp.WrapError(err)
+			if uint32(len(bts)) < zb0006 {
+				err = msgp.ErrShortBytes
 				return
 			}
+			copy(zb0005, bts[:zb0006])
+			bts = bts[zb0006:]
+			z.Positionals = RawJSON(zb0005)
+		}
+	}
+	if msgp.IsNil(bts) {
+		bts = bts[1:]
+		z.DryRun = nil
+	} else {
+		{
+			var zb0007 []byte
+			var zb0008 uint32
+			zb0008, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "DryRun")
+				return
+			}
+			if zb0008 > z597e1446limitArrays {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			zb0007 = []byte(z.DryRun)
+			if zb0007 == nil || uint32(cap(zb0007)) < zb0008 {
+				zb0007 = make([]byte, zb0008)
+			} else {
+				zb0007 = zb0007[:zb0008]
+			}
+			if uint32(len(bts)) < zb0008 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			copy(zb0007, bts[:zb0008])
+			bts = bts[zb0008:]
+			z.DryRun = RawJSON(zb0007)
+		}
+	}
+	if msgp.IsNil(bts) {
+		bts = bts[1:]
+		z.Result = nil
+	} else {
+		{
+			var zb0009 []byte
+			var zb0010 uint32
+			zb0010, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Result")
+				return
+			}
+			if zb0010 > z597e1446limitArrays {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			zb0009 = []byte(z.Result)
+			if zb0009 == nil || uint32(cap(zb0009)) < zb0010 {
+				zb0009 = make([]byte, zb0010)
+			} else {
+				zb0009 = zb0009[:zb0010]
+			}
+			if uint32(len(bts)) < zb0010 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			copy(zb0009, bts[:zb0010])
+			bts = bts[zb0010:]
+			z.Result = RawJSON(zb0009)
+		}
+	}
+	if msgp.IsNil(bts) {
+		bts = bts[1:]
+		z.Pagination = nil
+	} else {
+		{
+			var zb0011 []byte
+			var zb0012 uint32
+			zb0012, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Pagination")
+				return
+			}
+			if zb0012 > z597e1446limitArrays {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			zb0011 = []byte(z.Pagination)
+			if zb0011 == nil || uint32(cap(zb0011)) < zb0012 {
+				zb0011 = make([]byte, zb0012)
+			} else {
+				zb0011 = zb0011[:zb0012]
+			}
+			if uint32(len(bts)) < zb0012 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			copy(zb0011, bts[:zb0012])
+			bts = bts[zb0012:]
+			z.Pagination = RawJSON(zb0011)
 		}
 	}
 	o = bts
@@ -1414,64 +1247,45 @@ func (z *Tool) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *Tool) Msgsize() (s int) {
-	s = 1 + 9 + z.Identity.Msgsize() + 6 + msgp.StringPrefixSize + len(z.Title) + 8 + msgp.StringPrefixSize + len(z.Display) + 12 + msgp.StringPrefixSize + len(z.Description) + 11 + msgp.ArrayHeaderSize
+	s = 1 + z.Identity.Msgsize() + msgp.StringPrefixSize + len(z.Title) + msgp.StringPrefixSize + len(z.Display) + msgp.StringPrefixSize + len(z.Description) + msgp.ArrayHeaderSize
 	for za0001 := range z.Parameters {
 		s += z.Parameters[za0001].Msgsize()
 	}
-	s += 7 + z.Safety.Msgsize() + 10 + z.Interface.Msgsize() + 10 + z.Selection.Msgsize() + 12 + msgp.BytesPrefixSize + len([]byte(z.Constraints)) + 12 + msgp.BytesPrefixSize + len([]byte(z.Positionals)) + 8 + msgp.BytesPrefixSize + len([]byte(z.DryRun)) + 7 + msgp.BytesPrefixSize + len([]byte(z.Result)) + 11 + msgp.BytesPrefixSize + len([]byte(z.Pagination))
+	s += z.Safety.Msgsize() + z.Interface.Msgsize() + z.Selection.Msgsize() + msgp.BytesPrefixSize + len([]byte(z.Constraints)) + msgp.BytesPrefixSize + len([]byte(z.Positionals)) + msgp.BytesPrefixSize + len([]byte(z.DryRun)) + msgp.BytesPrefixSize + len([]byte(z.Result)) + msgp.BytesPrefixSize + len([]byte(z.Pagination))
 	return
 }
 
 // MarshalMsg implements msgp.Marshaler
 func (z VersionRef) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 2
-	// string "source_hash"
-	o = append(o, 0x82, 0xab, 0x73, 0x6f, 0x75, 0x72, 0x63, 0x65, 0x5f, 0x68, 0x61, 0x73, 0x68)
+	// array header, size 2
+	o = append(o, 0x92)
 	o = msgp.AppendString(o, z.SourceHash)
-	// string "surface_hash"
-	o = append(o, 0xac, 0x73, 0x75, 0x72, 0x66, 0x61, 0x63, 0x65, 0x5f, 0x68, 0x61, 0x73, 0x68)
 	o = msgp.AppendString(o, z.SurfaceHash)
 	return
 }
 
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *VersionRef) UnmarshalMsg(bts []byte) (o []byte, err error) {
-	var field []byte
-	_ = field
 	var zb0001 uint32
-	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	zb0001, bts, err = msgp.ReadArrayHeaderBytes(bts)
 	if err != nil {
 		err = msgp.WrapError(err)
 		return
 	}
-	for zb0001 > 0 {
-		zb0001--
-		field, bts, err = msgp.ReadMapKeyZC(bts)
-		if err != nil {
-			err = msgp.WrapError(err)
-			return
-		}
-		switch msgp.UnsafeString(field) {
-		case "source_hash":
-			z.SourceHash, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "SourceHash")
-				return
-			}
-		case "surface_hash":
-			z.SurfaceHash, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "SurfaceHash")
-				return
-			}
-		default:
-			bts, err = msgp.Skip(bts)
-			if err != nil {
-				err = msgp.WrapError(err)
-				return
-			}
-		}
+	if zb0001 != 2 {
+		err = msgp.ArrayError{Wanted: 2, Got: zb0001}
+		return
+	}
+	z.SourceHash, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "SourceHash")
+		return
+	}
+	z.SurfaceHash, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "SurfaceHash")
+		return
 	}
 	o = bts
 	return
@@ -1479,6 +1293,6 @@ func (z *VersionRef) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z VersionRef) Msgsize() (s int) {
-	s = 1 + 12 + msgp.StringPrefixSize + len(z.SourceHash) + 13 + msgp.StringPrefixSize + len(z.SurfaceHash)
+	s = 1 + msgp.StringPrefixSize + len(z.SourceHash) + msgp.StringPrefixSize + len(z.SurfaceHash)
 	return
 }

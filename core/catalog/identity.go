@@ -15,11 +15,33 @@ const programName = "dws"
 // NormalizeCLIPath collapses whitespace and drops a leading program name:
 // " dws  chat message " → "chat message".
 func NormalizeCLIPath(path string) string {
+	if isNormalCLIPath(path) {
+		return path // the common case: nothing to collapse or drop
+	}
 	parts := strings.Fields(path)
 	if len(parts) > 0 && parts[0] == programName {
 		parts = parts[1:]
 	}
 	return strings.Join(parts, " ")
+}
+
+// isNormalCLIPath reports whether NormalizeCLIPath would return path
+// unchanged: ASCII with single inner spaces, no leading or trailing space, no
+// leading program name.
+func isNormalCLIPath(path string) bool {
+	if path == "" || path[0] == ' ' || path[len(path)-1] == ' ' || path == programName || strings.HasPrefix(path, programName+" ") {
+		return path == ""
+	}
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		switch {
+		case c >= 0x80 || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+			return false // other whitespace, or non-ASCII (which may hold Unicode spaces)
+		case c == ' ' && path[i+1] == ' ':
+			return false
+		}
+	}
+	return true
 }
 
 // NormalizeQueryCLIPath is the lenient form used for user queries: dots,

@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -96,4 +97,19 @@ func TestSurfaceHashIgnoresOrderAndPrimaryAlias(t *testing.T) {
 	require.Equal(t, h1, catalog.SurfaceHash([]*catalog.Tool{a2, b}), "an alias equal to the primary path is not identity")
 	a3 := tool("chat.send", "chat message send", "chat post")
 	require.NotEqual(t, h1, catalog.SurfaceHash([]*catalog.Tool{a3, b}))
+}
+
+func FuzzNormalizeCLIPathFastPath(f *testing.F) {
+	for _, seed := range []string{"", "dws", "dws chat", "chat  send", " chat", "chat ", "chat\tsend", "群 聊", "chat\u3000send", "dwsx y", "a b c"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		parts := strings.Fields(path)
+		if len(parts) > 0 && parts[0] == "dws" {
+			parts = parts[1:]
+		}
+		if want := strings.Join(parts, " "); catalog.NormalizeCLIPath(path) != want {
+			t.Fatalf("NormalizeCLIPath(%q) = %q, want %q", path, catalog.NormalizeCLIPath(path), want)
+		}
+	})
 }

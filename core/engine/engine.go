@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/index"
@@ -171,13 +172,24 @@ func validateProfile(p *profile.Profile) error {
 func demotingPhrases(avoidWhen []string, boilerplate string) []string {
 	var out []string
 	for _, phrase := range avoidWhen {
-		phrase = strings.ToLower(strings.TrimSpace(phrase))
+		phrase = lower(strings.TrimSpace(phrase))
 		if phrase == "" || (boilerplate != "" && strings.Contains(phrase, boilerplate)) {
 			continue
 		}
 		out = append(out, phrase)
 	}
 	return out
+}
+
+// lower is strings.ToLower without the copy when nothing changes (most
+// avoid_when prose is Chinese, which has no case).
+func lower(s string) string {
+	for _, r := range s {
+		if r == utf8.RuneError || unicode.ToLower(r) != r {
+			return strings.ToLower(s)
+		}
+	}
+	return s
 }
 
 // productNameKey folds text for product-name containment: NFKC, all

@@ -116,7 +116,7 @@ type candidate struct {
 // demote multiplies the score of every hit whose avoid_when phrase the query
 // quotes by the profile's penalty, and re-ranks if anything moved.
 func (e *Engine) demote(queryText string, hits []index.Ranked, scratch *index.Scratch) []candidate {
-	lowered := strings.ToLower(strings.TrimSpace(queryText))
+	lowered := lower(strings.TrimSpace(queryText))
 	out := make([]candidate, len(hits))
 	penalized := false
 	for i, hit := range hits {

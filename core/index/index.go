@@ -30,12 +30,9 @@ type Index struct {
 	Fields [profile.NumFields]Field
 
 	algorithm string // what Prepare derived tables for
-	// lookup maps a term to its position in each field's Terms (-1 where
-	// the field lacks it): one map probe per query term, not one per field.
-	lookup map[string]*termRefs
+	// vocab finds a query term in every field with one probe.
+	vocab vocabulary
 }
-
-type termRefs [profile.NumFields]int32
 
 // Field is one field's postings. Terms are sorted; the postings of Terms[i]
 // are PostingDoc/PostingTF[PostingStart[i]:PostingStart[i+1]], doc ascending.
@@ -161,12 +158,23 @@ func (b *Builder) Finish() *Index {
 		ix.Fields[f] = field
 		*fb = fieldBuilder{}
 	}
+	ix.vocab = buildVocabulary(&ix.Fields)
 	return ix
 }
 
 // Validate checks the structural invariants a decoded index must hold before
 // Prepare trusts its offsets.
 func (ix *Index) Validate() error {
+	if err := ix.validateFields(); err != nil {
+		return err
+	}
+	if ix.vocab.table == nil {
+		return nil // Prepare builds it from the validated fields
+	}
+	return ix.vocab.validate(&ix.Fields)
+}
+
+func (ix *Index) validateFields() error {
 	for f := range ix.Fields {
 		field := &ix.Fields[f]
 		name := profile.Field(f).String()
@@ -200,31 +208,16 @@ func (ix *Index) Validate() error {
 	return nil
 }
 
-// Prepare derives the lookup table and the scoring tables of algorithm
+// Prepare derives the term lookup (unless a snapshot supplied it) and the
+// scoring tables of algorithm
 // (profile.BM25 or profile.TFIDF) for k1 and b. The statistics (N, document
 // frequency, average length) cover every document, eligible or not, as in the
 // reference.
 func (ix *Index) Prepare(algorithm string, k1, b float64) {
 	ix.algorithm = algorithm
 	n := float64(ix.Docs)
-	total := 0
-	for f := range ix.Fields {
-		total += len(ix.Fields[f].Terms)
-	}
-	// Sized for every term of every field (an upper bound on the distinct
-	// terms), so the map never grows while it is filled.
-	ix.lookup = make(map[string]*termRefs, total)
-	refs := make([]termRefs, 0, total)
-	for f := range ix.Fields {
-		for t, term := range ix.Fields[f].Terms {
-			r, ok := ix.lookup[term]
-			if !ok {
-				refs = append(refs, termRefs{-1, -1, -1, -1, -1})
-				r = &refs[len(refs)-1]
-				ix.lookup[term] = r
-			}
-			r[f] = int32(t)
-		}
+	if ix.vocab.table == nil {
+		ix.vocab = buildVocabulary(&ix.Fields)
 	}
 	for f := range ix.Fields {
 		field := &ix.Fields[f]

@@ -19,19 +19,25 @@ import (
 //go:generate go run github.com/tinylib/msgp@v1.6.5 -file packed.go -o packed_gen.go -unexported -io=false -tests=false
 
 //msgp:ignore Index Field
+//msgp:tuple packedIndex packedField
 
 type packedIndex struct {
 	Docs   uint32                         `msg:"docs"`
 	Fields [profile.NumFields]packedField `msg:"fields"`
+	// The vocabulary (see vocabulary.go), prebuilt.
+	Vocabulary string `msg:"vocabulary"` // all distinct terms, sorted, concatenated
+	VocabEnds  []byte `msg:"vocab_ends,zerocopy"` // u32 end offset of each term
+	VocabRefs  []byte `msg:"vocab_refs,zerocopy"` // u32 per term per field: position + 1, or 0
+	VocabTable []byte `msg:"vocab_table,zerocopy"`
 }
 
 type packedField struct {
 	Terms        string `msg:"terms"`         // all terms, concatenated in order
-	TermEnds     []byte `msg:"term_ends"`     // u32 end offset of each term in Terms
-	PostingStart []byte `msg:"posting_start"` // u32 per term, plus the end
-	PostingDoc   []byte `msg:"posting_doc"`   // u32 per posting
-	PostingTF    []byte `msg:"posting_tf"`    // u32 per posting
-	DocLen       []byte `msg:"doc_len"`       // u32 per document
+	TermEnds     []byte `msg:"term_ends,zerocopy"`     // u32 end offset of each term in Terms
+	PostingStart []byte `msg:"posting_start,zerocopy"` // u32 per term, plus the end
+	PostingDoc   []byte `msg:"posting_doc,zerocopy"`   // u32 per posting
+	PostingTF    []byte `msg:"posting_tf,zerocopy"`    // u32 per posting
+	DocLen       []byte `msg:"doc_len,zerocopy"`       // u32 per document
 }
 
 // MarshalMsg appends the packed index (msgp.Marshaler).
@@ -40,28 +46,31 @@ func (ix *Index) MarshalMsg(b []byte) ([]byte, error) {
 	for f := range ix.Fields {
 		field := &ix.Fields[f]
 		pf := &p.Fields[f]
-		size := 0
-		for _, term := range field.Terms {
-			size += len(term)
-		}
-		terms := make([]byte, 0, size)
-		ends := make([]uint32, len(field.Terms))
-		for i, term := range field.Terms {
-			terms = append(terms, term...)
-			ends[i] = uint32(len(terms))
-		}
-		pf.Terms = string(terms)
-		pf.TermEnds = packU32(ends)
+		pf.Terms, pf.TermEnds = packStrings(field.Terms)
 		pf.PostingStart = packU32(field.PostingStart)
 		pf.PostingDoc = packU32(field.PostingDoc)
 		pf.PostingTF = packU32(field.PostingTF)
 		pf.DocLen = packU32(field.DocLen)
 	}
+	vocab := ix.vocab
+	if vocab.table == nil {
+		vocab = buildVocabulary(&ix.Fields)
+	}
+	p.Vocabulary, p.VocabEnds = packStrings(vocab.terms)
+	refs := make([]uint32, 0, len(vocab.refs)*int(profile.NumFields))
+	for _, r := range vocab.refs {
+		for _, pos := range r {
+			refs = append(refs, uint32(pos+1))
+		}
+	}
+	p.VocabRefs = packU32(refs)
+	p.VocabTable = packU32(vocab.table)
 	return p.MarshalMsg(b)
 }
 
 // UnmarshalMsg decodes a packed index (msgp.Unmarshaler). It checks only the
-// packing; Validate checks the index itself.
+// packing; Validate checks the index itself. The packed tables are read in
+// place (zerocopy) and copied once into the index, so b is not retained.
 func (ix *Index) UnmarshalMsg(b []byte) ([]byte, error) {
 	var p packedIndex
 	rest, err := p.UnmarshalMsg(b)
@@ -72,21 +81,8 @@ func (ix *Index) UnmarshalMsg(b []byte) ([]byte, error) {
 	for f := range p.Fields {
 		pf := &p.Fields[f]
 		field := &out.Fields[f]
-		ends, err := unpackU32(pf.TermEnds)
-		if err != nil {
-			return rest, fmt.Errorf("field %d term ends: %w", f, err)
-		}
-		field.Terms = make([]string, len(ends))
-		start := uint32(0)
-		for i, end := range ends {
-			if end < start || int(end) > len(pf.Terms) {
-				return rest, fmt.Errorf("field %d: term offsets out of range", f)
-			}
-			field.Terms[i] = pf.Terms[start:end]
-			start = end
-		}
-		if int(start) != len(pf.Terms) {
-			return rest, fmt.Errorf("field %d: term text has trailing bytes", f)
+		if field.Terms, err = unpackStrings(pf.Terms, pf.TermEnds); err != nil {
+			return rest, fmt.Errorf("field %d terms: %w", f, err)
 		}
 		for _, table := range []struct {
 			into *[]uint32
@@ -97,8 +93,60 @@ func (ix *Index) UnmarshalMsg(b []byte) ([]byte, error) {
 			}
 		}
 	}
+	if out.vocab.terms, err = unpackStrings(p.Vocabulary, p.VocabEnds); err != nil {
+		return rest, fmt.Errorf("vocabulary: %w", err)
+	}
+	refs, err := unpackU32(p.VocabRefs)
+	if err != nil || len(refs) != len(out.vocab.terms)*int(profile.NumFields) {
+		return rest, fmt.Errorf("vocabulary: %d positions for %d terms", len(refs), len(out.vocab.terms))
+	}
+	out.vocab.refs = make([]termRefs, len(out.vocab.terms))
+	for i := range out.vocab.refs {
+		for f := range out.vocab.refs[i] {
+			out.vocab.refs[i][f] = int32(refs[i*int(profile.NumFields)+f]) - 1
+		}
+	}
+	if out.vocab.table, err = unpackU32(p.VocabTable); err != nil {
+		return rest, fmt.Errorf("vocabulary table: %w", err)
+	}
 	*ix = out
 	return rest, nil
+}
+
+// packStrings concatenates strings and records where each ends.
+func packStrings(values []string) (string, []byte) {
+	size := 0
+	for _, v := range values {
+		size += len(v)
+	}
+	text := make([]byte, 0, size)
+	ends := make([]uint32, len(values))
+	for i, v := range values {
+		text = append(text, v...)
+		ends[i] = uint32(len(text))
+	}
+	return string(text), packU32(ends)
+}
+
+// unpackStrings cuts text at the packed end offsets (substrings: no copies).
+func unpackStrings(text string, packedEnds []byte) ([]string, error) {
+	ends, err := unpackU32(packedEnds)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(ends))
+	start := uint32(0)
+	for i, end := range ends {
+		if end < start || int(end) > len(text) {
+			return nil, fmt.Errorf("offsets out of range")
+		}
+		out[i] = text[start:end]
+		start = end
+	}
+	if int(start) != len(text) {
+		return nil, fmt.Errorf("text has trailing bytes")
+	}
+	return out, nil
 }
 
 // Msgsize is an upper bound of the encoded size (msgp.Sizer).

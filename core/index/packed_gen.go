@@ -10,89 +10,58 @@ import (
 // MarshalMsg implements msgp.Marshaler
 func (z *packedField) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 6
-	// string "terms"
-	o = append(o, 0x86, 0xa5, 0x74, 0x65, 0x72, 0x6d, 0x73)
+	// array header, size 6
+	o = append(o, 0x96)
 	o = msgp.AppendString(o, z.Terms)
-	// string "term_ends"
-	o = append(o, 0xa9, 0x74, 0x65, 0x72, 0x6d, 0x5f, 0x65, 0x6e, 0x64, 0x73)
 	o = msgp.AppendBytes(o, z.TermEnds)
-	// string "posting_start"
-	o = append(o, 0xad, 0x70, 0x6f, 0x73, 0x74, 0x69, 0x6e, 0x67, 0x5f, 0x73, 0x74, 0x61, 0x72, 0x74)
 	o = msgp.AppendBytes(o, z.PostingStart)
-	// string "posting_doc"
-	o = append(o, 0xab, 0x70, 0x6f, 0x73, 0x74, 0x69, 0x6e, 0x67, 0x5f, 0x64, 0x6f, 0x63)
 	o = msgp.AppendBytes(o, z.PostingDoc)
-	// string "posting_tf"
-	o = append(o, 0xaa, 0x70, 0x6f, 0x73, 0x74, 0x69, 0x6e, 0x67, 0x5f, 0x74, 0x66)
 	o = msgp.AppendBytes(o, z.PostingTF)
-	// string "doc_len"
-	o = append(o, 0xa7, 0x64, 0x6f, 0x63, 0x5f, 0x6c, 0x65, 0x6e)
 	o = msgp.AppendBytes(o, z.DocLen)
 	return
 }
 
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *packedField) UnmarshalMsg(bts []byte) (o []byte, err error) {
-	var field []byte
-	_ = field
 	var zb0001 uint32
-	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	zb0001, bts, err = msgp.ReadArrayHeaderBytes(bts)
 	if err != nil {
 		err = msgp.WrapError(err)
 		return
 	}
-	for zb0001 > 0 {
-		zb0001--
-		field, bts, err = msgp.ReadMapKeyZC(bts)
-		if err != nil {
-			err = msgp.WrapError(err)
-			return
-		}
-		switch msgp.UnsafeString(field) {
-		case "terms":
-			z.Terms, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Terms")
-				return
-			}
-		case "term_ends":
-			z.TermEnds, bts, err = msgp.ReadBytesBytes(bts, z.TermEnds)
-			if err != nil {
-				err = msgp.WrapError(err, "TermEnds")
-				return
-			}
-		case "posting_start":
-			z.PostingStart, bts, err = msgp.ReadBytesBytes(bts, z.PostingStart)
-			if err != nil {
-				err = msgp.WrapError(err, "PostingStart")
-				return
-			}
-		case "posting_doc":
-			z.PostingDoc, bts, err = msgp.ReadBytesBytes(bts, z.PostingDoc)
-			if err != nil {
-				err = msgp.WrapError(err, "PostingDoc")
-				return
-			}
-		case "posting_tf":
-			z.PostingTF, bts, err = msgp.ReadBytesBytes(bts, z.PostingTF)
-			if err != nil {
-				err = msgp.WrapError(err, "PostingTF")
-				return
-			}
-		case "doc_len":
-			z.DocLen, bts, err = msgp.ReadBytesBytes(bts, z.DocLen)
-			if err != nil {
-				err = msgp.WrapError(err, "DocLen")
-				return
-			}
-		default:
-			bts, err = msgp.Skip(bts)
-			if err != nil {
-				err = msgp.WrapError(err)
-				return
-			}
-		}
+	if zb0001 != 6 {
+		err = msgp.ArrayError{Wanted: 6, Got: zb0001}
+		return
+	}
+	z.Terms, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Terms")
+		return
+	}
+	z.TermEnds, bts, err = msgp.ReadBytesZC(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "TermEnds")
+		return
+	}
+	z.PostingStart, bts, err = msgp.ReadBytesZC(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "PostingStart")
+		return
+	}
+	z.PostingDoc, bts, err = msgp.ReadBytesZC(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "PostingDoc")
+		return
+	}
+	z.PostingTF, bts, err = msgp.ReadBytesZC(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "PostingTF")
+		return
+	}
+	z.DocLen, bts, err = msgp.ReadBytesZC(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "DocLen")
+		return
 	}
 	o = bts
 	return
@@ -100,19 +69,16 @@ func (z *packedField) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *packedField) Msgsize() (s int) {
-	s = 1 + 6 + msgp.StringPrefixSize + len(z.Terms) + 10 + msgp.BytesPrefixSize + len(z.TermEnds) + 14 + msgp.BytesPrefixSize + len(z.PostingStart) + 12 + msgp.BytesPrefixSize + len(z.PostingDoc) + 11 + msgp.BytesPrefixSize + len(z.PostingTF) + 8 + msgp.BytesPrefixSize + len(z.DocLen)
+	s = 1 + msgp.StringPrefixSize + len(z.Terms) + msgp.BytesPrefixSize + len(z.TermEnds) + msgp.BytesPrefixSize + len(z.PostingStart) + msgp.BytesPrefixSize + len(z.PostingDoc) + msgp.BytesPrefixSize + len(z.PostingTF) + msgp.BytesPrefixSize + len(z.DocLen)
 	return
 }
 
 // MarshalMsg implements msgp.Marshaler
 func (z *packedIndex) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 2
-	// string "docs"
-	o = append(o, 0x82, 0xa4, 0x64, 0x6f, 0x63, 0x73)
+	// array header, size 6
+	o = append(o, 0x96)
 	o = msgp.AppendUint32(o, z.Docs)
-	// string "fields"
-	o = append(o, 0xa6, 0x66, 0x69, 0x65, 0x6c, 0x64, 0x73)
 	o = msgp.AppendArrayHeader(o, uint32(profile.NumFields))
 	for za0001 := range z.Fields {
 		o, err = z.Fields[za0001].MarshalMsg(o)
@@ -121,58 +87,66 @@ func (z *packedIndex) MarshalMsg(b []byte) (o []byte, err error) {
 			return
 		}
 	}
+	o = msgp.AppendString(o, z.Vocabulary)
+	o = msgp.AppendBytes(o, z.VocabEnds)
+	o = msgp.AppendBytes(o, z.VocabRefs)
+	o = msgp.AppendBytes(o, z.VocabTable)
 	return
 }
 
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *packedIndex) UnmarshalMsg(bts []byte) (o []byte, err error) {
-	var field []byte
-	_ = field
 	var zb0001 uint32
-	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	zb0001, bts, err = msgp.ReadArrayHeaderBytes(bts)
 	if err != nil {
 		err = msgp.WrapError(err)
 		return
 	}
-	for zb0001 > 0 {
-		zb0001--
-		field, bts, err = msgp.ReadMapKeyZC(bts)
+	if zb0001 != 6 {
+		err = msgp.ArrayError{Wanted: 6, Got: zb0001}
+		return
+	}
+	z.Docs, bts, err = msgp.ReadUint32Bytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Docs")
+		return
+	}
+	var zb0002 uint32
+	zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Fields")
+		return
+	}
+	if zb0002 != uint32(profile.NumFields) {
+		err = msgp.ArrayError{Wanted: uint32(profile.NumFields), Got: zb0002}
+		return
+	}
+	for za0001 := range z.Fields {
+		bts, err = z.Fields[za0001].UnmarshalMsg(bts)
 		if err != nil {
-			err = msgp.WrapError(err)
+			err = msgp.WrapError(err, "Fields", za0001)
 			return
 		}
-		switch msgp.UnsafeString(field) {
-		case "docs":
-			z.Docs, bts, err = msgp.ReadUint32Bytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Docs")
-				return
-			}
-		case "fields":
-			var zb0002 uint32
-			zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Fields")
-				return
-			}
-			if zb0002 != uint32(profile.NumFields) {
-				err = msgp.ArrayError{Wanted: uint32(profile.NumFields), Got: zb0002}
-				return
-			}
-			for za0001 := range z.Fields {
-				bts, err = z.Fields[za0001].UnmarshalMsg(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "Fields", za0001)
-					return
-				}
-			}
-		default:
-			bts, err = msgp.Skip(bts)
-			if err != nil {
-				err = msgp.WrapError(err)
-				return
-			}
-		}
+	}
+	z.Vocabulary, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Vocabulary")
+		return
+	}
+	z.VocabEnds, bts, err = msgp.ReadBytesZC(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "VocabEnds")
+		return
+	}
+	z.VocabRefs, bts, err = msgp.ReadBytesZC(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "VocabRefs")
+		return
+	}
+	z.VocabTable, bts, err = msgp.ReadBytesZC(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "VocabTable")
+		return
 	}
 	o = bts
 	return
@@ -180,9 +154,10 @@ func (z *packedIndex) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *packedIndex) Msgsize() (s int) {
-	s = 1 + 5 + msgp.Uint32Size + 7 + msgp.ArrayHeaderSize
+	s = 1 + msgp.Uint32Size + msgp.ArrayHeaderSize
 	for za0001 := range z.Fields {
 		s += z.Fields[za0001].Msgsize()
 	}
+	s += msgp.StringPrefixSize + len(z.Vocabulary) + msgp.BytesPrefixSize + len(z.VocabEnds) + msgp.BytesPrefixSize + len(z.VocabRefs) + msgp.BytesPrefixSize + len(z.VocabTable)
 	return
 }

@@ -50,7 +50,6 @@ type Scratch struct {
 	refs    []*termRefs
 }
 
-var missingTerm = termRefs{-1, -1, -1, -1, -1}
 
 const (
 	ineligible = 0
@@ -100,8 +99,8 @@ func (ix *Index) Score(weights *[profile.NumFields]float64, terms []QueryTerm, e
 	s.weights = *weights
 	refs := s.refs[:0]
 	for _, qt := range terms {
-		r, ok := ix.lookup[qt.Term]
-		if !ok {
+		r := ix.vocab.find(qt.Term)
+		if r == nil {
 			r = &missingTerm
 		}
 		refs = append(refs, r)

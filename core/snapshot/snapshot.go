@@ -19,13 +19,12 @@
 package snapshot
 
 //go:generate go run github.com/tinylib/msgp@v1.6.5 -io=false -tests=false
+//msgp:tuple Body
 
 import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
-
-	"github.com/tinylib/msgp/msgp"
 
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/engine"
@@ -93,12 +92,9 @@ func Decode(data []byte) (*Body, *wire.Error) {
 	if sum := crc32.Checksum(body, castagnoli); sum != binary.LittleEndian.Uint32(data[12:]) {
 		return nil, invalid("snapshot checksum mismatch: the bytes were changed or damaged")
 	}
-	// Walk the body once before decoding: every declared array, map and
-	// string length must fit in the bytes that are actually there, so that a
-	// hostile length can never make the decoder allocate beyond the input.
-	if rest, err := msgp.Skip(body); err != nil || len(rest) != 0 {
-		return nil, invalid("snapshot body is not well-formed MessagePack")
-	}
+	// The generated decoders refuse a declared array length over the limit
+	// set in core/catalog before allocating (see the msgp:limit directive
+	// there); strings and byte tables are bounded by the input itself.
 	var decoded Body
 	rest, err := decoded.UnmarshalMsg(body)
 	if err != nil {

@@ -9,19 +9,14 @@ import (
 // MarshalMsg implements msgp.Marshaler
 func (z *Body) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
-	// string "profile"
-	o = append(o, 0x83, 0xa7, 0x70, 0x72, 0x6f, 0x66, 0x69, 0x6c, 0x65)
+	// array header, size 3
+	o = append(o, 0x93)
 	o = msgp.AppendString(o, z.Profile)
-	// string "catalog"
-	o = append(o, 0xa7, 0x63, 0x61, 0x74, 0x61, 0x6c, 0x6f, 0x67)
 	o, err = z.Catalog.MarshalMsg(o)
 	if err != nil {
 		err = msgp.WrapError(err, "Catalog")
 		return
 	}
-	// string "index"
-	o = append(o, 0xa5, 0x69, 0x6e, 0x64, 0x65, 0x78)
 	o, err = z.Index.MarshalMsg(o)
 	if err != nil {
 		err = msgp.WrapError(err, "Index")
@@ -32,47 +27,30 @@ func (z *Body) MarshalMsg(b []byte) (o []byte, err error) {
 
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *Body) UnmarshalMsg(bts []byte) (o []byte, err error) {
-	var field []byte
-	_ = field
 	var zb0001 uint32
-	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	zb0001, bts, err = msgp.ReadArrayHeaderBytes(bts)
 	if err != nil {
 		err = msgp.WrapError(err)
 		return
 	}
-	for zb0001 > 0 {
-		zb0001--
-		field, bts, err = msgp.ReadMapKeyZC(bts)
-		if err != nil {
-			err = msgp.WrapError(err)
-			return
-		}
-		switch msgp.UnsafeString(field) {
-		case "profile":
-			z.Profile, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Profile")
-				return
-			}
-		case "catalog":
-			bts, err = z.Catalog.UnmarshalMsg(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Catalog")
-				return
-			}
-		case "index":
-			bts, err = z.Index.UnmarshalMsg(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Index")
-				return
-			}
-		default:
-			bts, err = msgp.Skip(bts)
-			if err != nil {
-				err = msgp.WrapError(err)
-				return
-			}
-		}
+	if zb0001 != 3 {
+		err = msgp.ArrayError{Wanted: 3, Got: zb0001}
+		return
+	}
+	z.Profile, bts, err = msgp.ReadStringBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Profile")
+		return
+	}
+	bts, err = z.Catalog.UnmarshalMsg(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Catalog")
+		return
+	}
+	bts, err = z.Index.UnmarshalMsg(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Index")
+		return
 	}
 	o = bts
 	return
@@ -80,6 +58,6 @@ func (z *Body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *Body) Msgsize() (s int) {
-	s = 1 + 8 + msgp.StringPrefixSize + len(z.Profile) + 8 + z.Catalog.Msgsize() + 6 + z.Index.Msgsize()
+	s = 1 + msgp.StringPrefixSize + len(z.Profile) + z.Catalog.Msgsize() + z.Index.Msgsize()
 	return
 }

@@ -1,0 +1,135 @@
+package index
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/toolsift/toolsift/core/profile"
+)
+
+// vocabulary finds a query term in every field at once: the sorted distinct
+// terms of all fields, each with its position in each field's Terms, and an
+// open-addressing hash table over them. A snapshot stores all three
+// prebuilt, so opening one builds no map.
+type vocabulary struct {
+	terms []string   // sorted, distinct
+	refs  []termRefs // per term: its position in each field's Terms, or -1
+	table []uint32   // power-of-two slots: term index + 1, or 0 for empty
+}
+
+// termRefs is a term's position in each field's Terms (-1 where absent).
+type termRefs [profile.NumFields]int32
+
+var missingTerm = func() (r termRefs) {
+	for f := range r {
+		r[f] = -1
+	}
+	return r
+}()
+
+func buildVocabulary(fields *[profile.NumFields]Field) vocabulary {
+	var all []string
+	for f := range fields {
+		all = append(all, fields[f].Terms...)
+	}
+	sort.Strings(all)
+	v := vocabulary{terms: all[:0]}
+	for i, term := range all {
+		if i == 0 || term != all[i-1] {
+			v.terms = append(v.terms, term)
+		}
+	}
+	v.refs = make([]termRefs, len(v.terms))
+	for i := range v.refs {
+		v.refs[i] = missingTerm
+	}
+	for f := range fields {
+		// Both lists are sorted: walk them together.
+		i := 0
+		for t, term := range fields[f].Terms {
+			for v.terms[i] != term {
+				i++
+			}
+			v.refs[i][f] = int32(t)
+		}
+	}
+	size := 1
+	for size < 2*len(v.terms)+1 {
+		size <<= 1
+	}
+	v.table = make([]uint32, size)
+	mask := uint32(size - 1)
+	for i, term := range v.terms {
+		h := fnv32(term) & mask
+		for v.table[h] != 0 {
+			h = (h + 1) & mask
+		}
+		v.table[h] = uint32(i + 1)
+	}
+	return v
+}
+
+// find returns the term's positions, or nil when no field has it.
+func (v *vocabulary) find(term string) *termRefs {
+	mask := uint32(len(v.table) - 1)
+	for h := fnv32(term) & mask; ; h = (h + 1) & mask {
+		slot := v.table[h]
+		if slot == 0 {
+			return nil
+		}
+		if v.terms[slot-1] == term {
+			return &v.refs[slot-1]
+		}
+	}
+}
+
+// fnv32 is FNV-1a: simple, fast in WebAssembly, and fixed forever (a stored
+// table depends on it).
+func fnv32(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return h
+}
+
+// validate checks what find relies on: sorted distinct terms, positions that
+// name the same term in each field and cover every field term, and a table
+// with a free slot whose entries are in range.
+func (v *vocabulary) validate(fields *[profile.NumFields]Field) error {
+	if len(v.refs) != len(v.terms) {
+		return fmt.Errorf("vocabulary: %d terms but %d position rows", len(v.terms), len(v.refs))
+	}
+	if len(v.table) == 0 || len(v.table)&(len(v.table)-1) != 0 || len(v.table) <= len(v.terms) {
+		return fmt.Errorf("vocabulary: a table of %d slots cannot hold %d terms", len(v.table), len(v.terms))
+	}
+	for i := 1; i < len(v.terms); i++ {
+		if v.terms[i-1] >= v.terms[i] {
+			return fmt.Errorf("vocabulary: terms not strictly sorted")
+		}
+	}
+	var counted [profile.NumFields]int
+	for i, term := range v.terms {
+		for f, pos := range v.refs[i] {
+			if pos == -1 {
+				continue
+			}
+			if pos < 0 || int(pos) >= len(fields[f].Terms) || fields[f].Terms[pos] != term {
+				return fmt.Errorf("vocabulary: term %q has a wrong position in field %s", term, profile.Field(f))
+			}
+			counted[f]++
+		}
+	}
+	for f := range fields {
+		if counted[f] != len(fields[f].Terms) {
+			return fmt.Errorf("vocabulary: field %s has %d terms, the vocabulary places %d", profile.Field(f), len(fields[f].Terms), counted[f])
+		}
+	}
+	for _, slot := range v.table {
+		if int(slot) > len(v.terms) {
+			return fmt.Errorf("vocabulary: hash table entry out of range")
+		}
+	}
+	return nil
+}
