@@ -151,3 +151,34 @@ func TestCommittedDefaultSnapshotIsFresh(t *testing.T) {
 	require.True(t, bytes.Equal(build(t), testdata.DWSSnapshot),
 		"testdata/dws/dws.snap is stale: rebuild it with `go run ./cmd/wasmhost snapshot build --engine native --in testdata/dws/catalog.tar.gz -o testdata/dws/dws.snap`")
 }
+
+// FuzzOpen: any bytes are refused with a typed error or open into an engine
+// that answers; never a panic. Seeds are the default snapshot and small
+// damaged copies of it (with valid checksums, so the decoder is reached).
+func FuzzOpen(f *testing.F) {
+	good := testdata.DWSSnapshot
+	reseal := func(b []byte) []byte {
+		binary.LittleEndian.PutUint64(b[16:], uint64(len(b)-24))
+		binary.LittleEndian.PutUint32(b[12:], crc32.Checksum(b[24:], crc32.MakeTable(crc32.Castagnoli)))
+		return b
+	}
+	f.Add(good)
+	f.Add(reseal(bytes.Clone(good[:4096])))
+	f.Add(reseal(append(bytes.Clone(good[:24]), 0x93, 0xa6, 'd', 'w', 's', '-', 'v', '1', 0x93)))
+	f.Add([]byte("TSIFTSNP"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) >= 24 && string(data[:8]) == "TSIFTSNP" && binary.LittleEndian.Uint32(data[8:]) == snapshot.FormatVersion {
+			data = reseal(bytes.Clone(data)) // reach the body decoder, not just the checksum
+		}
+		e, werr := snapshot.Open(data)
+		if werr != nil {
+			if werr.Reason == "" {
+				t.Fatalf("untyped refusal: %v", werr)
+			}
+			return
+		}
+		if _, err := e.SearchJSON([]byte(`{"version":"tool-search.v1","query":"查询 chat"}`)); err != nil && err.Reason == "" {
+			t.Fatalf("untyped search error: %v", err)
+		}
+	})
+}
