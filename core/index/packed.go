@@ -25,14 +25,14 @@ type packedIndex struct {
 	Docs   uint32                         `msg:"docs"`
 	Fields [profile.NumFields]packedField `msg:"fields"`
 	// The vocabulary (see vocabulary.go), prebuilt.
-	Vocabulary string `msg:"vocabulary"` // all distinct terms, sorted, concatenated
+	Vocabulary string `msg:"vocabulary"`          // all distinct terms, sorted, concatenated
 	VocabEnds  []byte `msg:"vocab_ends,zerocopy"` // u32 end offset of each term
 	VocabRefs  []byte `msg:"vocab_refs,zerocopy"` // u32 per term per field: position + 1, or 0
 	VocabTable []byte `msg:"vocab_table,zerocopy"`
 }
 
 type packedField struct {
-	Terms        string `msg:"terms"`         // all terms, concatenated in order
+	Terms        string `msg:"terms"`                  // all terms, concatenated in order
 	TermEnds     []byte `msg:"term_ends,zerocopy"`     // u32 end offset of each term in Terms
 	PostingStart []byte `msg:"posting_start,zerocopy"` // u32 per term, plus the end
 	PostingDoc   []byte `msg:"posting_doc,zerocopy"`   // u32 per posting

@@ -50,7 +50,6 @@ type Scratch struct {
 	refs    []*termRefs
 }
 
-
 const (
 	ineligible = 0
 	untouched  = 1
