@@ -37,7 +37,7 @@ wasm-check:
 	GOOS=wasip1 GOARCH=wasm $(GO) build ./core/...
 	wasm/build.sh --check
 
-# Rebuild wasm/toolsift.wasm and wasm/exports.txt after changing the engine.
+# Rebuild wasm/toolsearch.wasm and wasm/exports.txt after changing the engine.
 wasm:
 	wasm/build.sh
 

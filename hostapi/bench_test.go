@@ -105,7 +105,7 @@ func BenchmarkWasmOpenSnapshot(b *testing.B) {
 	}
 }
 
-// BenchmarkCompileModule: compiling toolsift.wasm with no cache (what the
+// BenchmarkCompileModule: compiling toolsearch.wasm with no cache (what the
 // first Open of a process pays, or every Open with WithCompilationCache(nil)).
 func BenchmarkCompileModule(b *testing.B) {
 	ctx := context.Background()

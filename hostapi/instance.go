@@ -38,7 +38,7 @@ func newModuleRuntime(ctx context.Context, cfg *config) (*moduleRuntime, error) 
 		module = wasm.Binary
 	}
 	if len(module) == 0 {
-		return nil, errors.New("toolsift: no module: the wasm package embeds an empty toolsift.wasm")
+		return nil, errors.New("toolsift: no module: the wasm package embeds an empty toolsearch.wasm")
 	}
 	rc := wazero.NewRuntimeConfig().
 		WithCloseOnContextDone(cfg.interruptible).

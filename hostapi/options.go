@@ -96,7 +96,7 @@ func WithMemoryLimit(bytes uint64) Option {
 	return func(c *config) { c.memoryLimit = bytes }
 }
 
-// WithModule runs another build of toolsift.wasm instead of the one embedded
+// WithModule runs another build of toolsearch.wasm instead of the one embedded
 // in package github.com/toolsift/toolsift/wasm (for tests and for pinning a
 // module release). The bytes are not copied and must not change afterwards.
 func WithModule(wasm []byte) Option {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds wasm/toolsift.wasm reproducibly and rewrites wasm/exports.txt.
+# Builds wasm/toolsearch.wasm reproducibly and rewrites wasm/exports.txt.
 #
 #   wasm/build.sh            build into wasm/
 #   wasm/build.sh --check    build into a temporary directory and fail if the
@@ -19,16 +19,16 @@ fi
 
 export GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 GOFLAGS= GOWASM=
 go build -buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w -buildid=' \
-  -o "$out/toolsift.wasm" ./wasm/module
+  -o "$out/toolsearch.wasm" ./wasm/module
 unset GOOS GOARCH
 {
-  echo "# toolsift.wasm: exports and imports (wasm/build.sh; $(go env GOVERSION))"
-  go run ./wasm/internal/abilist "$out/toolsift.wasm"
+  echo "# toolsearch.wasm: exports and imports (wasm/build.sh; $(go env GOVERSION))"
+  go run ./wasm/internal/abilist "$out/toolsearch.wasm"
 } > "$out/exports.txt"
 
 if [ "$out" != wasm ]; then
-  if ! cmp -s "$out/toolsift.wasm" wasm/toolsift.wasm; then
-    echo "wasm/toolsift.wasm is stale: rebuilding gives different bytes; run wasm/build.sh and commit" >&2
+  if ! cmp -s "$out/toolsearch.wasm" wasm/toolsearch.wasm; then
+    echo "wasm/toolsearch.wasm is stale: rebuilding gives different bytes; run wasm/build.sh and commit" >&2
     exit 1
   fi
   if ! cmp -s "$out/exports.txt" wasm/exports.txt; then
@@ -36,5 +36,5 @@ if [ "$out" != wasm ]; then
     diff "$out/exports.txt" wasm/exports.txt >&2 || true
     exit 1
   fi
-  echo "wasm/toolsift.wasm and wasm/exports.txt are up to date ($(wc -c < wasm/toolsift.wasm) bytes)"
+  echo "wasm/toolsearch.wasm and wasm/exports.txt are up to date ($(wc -c < wasm/toolsearch.wasm) bytes)"
 fi

@@ -6,7 +6,7 @@ package wasm
 
 import _ "embed"
 
-// Binary is toolsift.wasm, the WASI reactor module every host runs.
+// Binary is toolsearch.wasm, the WASI reactor module every host runs.
 //
-//go:embed toolsift.wasm
+//go:embed toolsearch.wasm
 var Binary []byte
