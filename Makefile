@@ -35,6 +35,7 @@ race:
 # and the committed module must be exactly what its sources build.
 wasm-check:
 	GOOS=wasip1 GOARCH=wasm $(GO) build ./core/...
+	GOOS=wasip1 GOARCH=wasm $(GO) vet ./wasm/module/
 	wasm/build.sh --check
 
 # Rebuild wasm/toolsearch.wasm and wasm/exports.txt after changing the engine.

@@ -15,8 +15,6 @@ func (l *listFlag) String() string { return strings.Join(l.values, ",") }
 
 func (l *listFlag) Set(value string) error {
 	l.set = true
-	for _, v := range strings.Split(value, ",") {
-		l.values = append(l.values, v)
-	}
+	l.values = append(l.values, strings.Split(value, ",")...)
 	return nil
 }

@@ -74,7 +74,7 @@ func oracleCheckUnsafe(s string) Unsafe {
 		0x2028: true, 0x2029: true,
 		0x2066: true, 0x2067: true, 0x2068: true, 0x2069: true,
 	}
-	for _, r := range []rune(s) {
+	for _, r := range s {
 		if (r <= 0x1F && r != 0x09 && r != 0x0A) || r == 0x7F {
 			return ControlChar
 		}

@@ -1,3 +1,5 @@
+//go:build wasip1
+
 // Command module is the toolsift WebAssembly module: the engine behind the
 // ABI in ../ABI.md, built with
 //
