@@ -9,6 +9,7 @@
 package catalog
 
 //go:generate go run github.com/tinylib/msgp@v1.6.5 -io=false -tests=false
+//go:generate perl -pi -e "s/msgp\\.ReadStringBytes\\(/readStringView(/g" catalog_gen.go
 
 // Snapshots encode these structs as MessagePack arrays (msgp "tuple"), not
 // maps: no field names to store or compare when a snapshot opens. The

@@ -45,7 +45,7 @@ func (z *Catalog) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.ArrayError{Wanted: 3, Got: zb0001}
 		return
 	}
-	z.Format, bts, err = msgp.ReadStringBytes(bts)
+	z.Format, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Format")
 		return
@@ -60,12 +60,12 @@ func (z *Catalog) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.ArrayError{Wanted: 2, Got: zb0002}
 		return
 	}
-	z.Version.SourceHash, bts, err = msgp.ReadStringBytes(bts)
+	z.Version.SourceHash, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Version", "SourceHash")
 		return
 	}
-	z.Version.SurfaceHash, bts, err = msgp.ReadStringBytes(bts)
+	z.Version.SurfaceHash, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Version", "SurfaceHash")
 		return
@@ -143,47 +143,47 @@ func (z *Identity) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.ArrayError{Wanted: 11, Got: zb0001}
 		return
 	}
-	z.CanonicalPath, bts, err = msgp.ReadStringBytes(bts)
+	z.CanonicalPath, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "CanonicalPath")
 		return
 	}
-	z.Path, bts, err = msgp.ReadStringBytes(bts)
+	z.Path, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Path")
 		return
 	}
-	z.Name, bts, err = msgp.ReadStringBytes(bts)
+	z.Name, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Name")
 		return
 	}
-	z.CLIName, bts, err = msgp.ReadStringBytes(bts)
+	z.CLIName, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "CLIName")
 		return
 	}
-	z.CLIPath, bts, err = msgp.ReadStringBytes(bts)
+	z.CLIPath, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "CLIPath")
 		return
 	}
-	z.PrimaryCLIPath, bts, err = msgp.ReadStringBytes(bts)
+	z.PrimaryCLIPath, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "PrimaryCLIPath")
 		return
 	}
-	z.Group, bts, err = msgp.ReadStringBytes(bts)
+	z.Group, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Group")
 		return
 	}
-	z.ProductID, bts, err = msgp.ReadStringBytes(bts)
+	z.ProductID, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "ProductID")
 		return
 	}
-	z.SourceProductID, bts, err = msgp.ReadStringBytes(bts)
+	z.SourceProductID, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "SourceProductID")
 		return
@@ -208,14 +208,14 @@ func (z *Identity) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			z.Aliases = make([]string, zb0002)
 		}
 		for za0001 := range z.Aliases {
-			z.Aliases[za0001], bts, err = msgp.ReadStringBytes(bts)
+			z.Aliases[za0001], bts, err = readStringView(bts)
 			if err != nil {
 				err = msgp.WrapError(err, "Aliases", za0001)
 				return
 			}
 		}
 	}
-	z.Visibility, bts, err = msgp.ReadStringBytes(bts)
+	z.Visibility, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Visibility")
 		return
@@ -265,17 +265,17 @@ func (z *Interface) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.ArrayError{Wanted: 4, Got: zb0001}
 		return
 	}
-	z.Mode, bts, err = msgp.ReadStringBytes(bts)
+	z.Mode, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Mode")
 		return
 	}
-	z.Availability, bts, err = msgp.ReadStringBytes(bts)
+	z.Availability, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Availability")
 		return
 	}
-	z.Reason, bts, err = msgp.ReadStringBytes(bts)
+	z.Reason, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Reason")
 		return
@@ -300,12 +300,12 @@ func (z *Interface) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			err = msgp.ArrayError{Wanted: 2, Got: zb0002}
 			return
 		}
-		z.Ref.ProductID, bts, err = msgp.ReadStringBytes(bts)
+		z.Ref.ProductID, bts, err = readStringView(bts)
 		if err != nil {
 			err = msgp.WrapError(err, "Ref", "ProductID")
 			return
 		}
-		z.Ref.RPCName, bts, err = msgp.ReadStringBytes(bts)
+		z.Ref.RPCName, bts, err = readStringView(bts)
 		if err != nil {
 			err = msgp.WrapError(err, "Ref", "RPCName")
 			return
@@ -348,12 +348,12 @@ func (z *InterfaceRef) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.ArrayError{Wanted: 2, Got: zb0001}
 		return
 	}
-	z.ProductID, bts, err = msgp.ReadStringBytes(bts)
+	z.ProductID, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "ProductID")
 		return
 	}
-	z.RPCName, bts, err = msgp.ReadStringBytes(bts)
+	z.RPCName, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "RPCName")
 		return
@@ -421,32 +421,32 @@ func (z *Parameter) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.ArrayError{Wanted: 14, Got: zb0001}
 		return
 	}
-	z.Name, bts, err = msgp.ReadStringBytes(bts)
+	z.Name, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Name")
 		return
 	}
-	z.Property, bts, err = msgp.ReadStringBytes(bts)
+	z.Property, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Property")
 		return
 	}
-	z.Type, bts, err = msgp.ReadStringBytes(bts)
+	z.Type, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Type")
 		return
 	}
-	z.Description, bts, err = msgp.ReadStringBytes(bts)
+	z.Description, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Description")
 		return
 	}
-	z.InterfaceDescription, bts, err = msgp.ReadStringBytes(bts)
+	z.InterfaceDescription, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "InterfaceDescription")
 		return
 	}
-	z.InterfaceType, bts, err = msgp.ReadStringBytes(bts)
+	z.InterfaceType, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "InterfaceType")
 		return
@@ -461,12 +461,12 @@ func (z *Parameter) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.WrapError(err, "CLIRequired")
 		return
 	}
-	z.RequiredWhen, bts, err = msgp.ReadStringBytes(bts)
+	z.RequiredWhen, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "RequiredWhen")
 		return
 	}
-	z.Format, bts, err = msgp.ReadStringBytes(bts)
+	z.Format, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Format")
 		return
@@ -491,7 +491,7 @@ func (z *Parameter) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			z.Enum = make([]string, zb0002)
 		}
 		for za0001 := range z.Enum {
-			z.Enum[za0001], bts, err = msgp.ReadStringBytes(bts)
+			z.Enum[za0001], bts, err = readStringView(bts)
 			if err != nil {
 				err = msgp.WrapError(err, "Enum", za0001)
 				return
@@ -642,17 +642,17 @@ func (z *Product) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.ArrayError{Wanted: 6, Got: zb0001}
 		return
 	}
-	z.ID, bts, err = msgp.ReadStringBytes(bts)
+	z.ID, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "ID")
 		return
 	}
-	z.Name, bts, err = msgp.ReadStringBytes(bts)
+	z.Name, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Name")
 		return
 	}
-	z.Description, bts, err = msgp.ReadStringBytes(bts)
+	z.Description, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Description")
 		return
@@ -771,22 +771,22 @@ func (z *Safety) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.ArrayError{Wanted: 4, Got: zb0001}
 		return
 	}
-	z.Effect, bts, err = msgp.ReadStringBytes(bts)
+	z.Effect, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Effect")
 		return
 	}
-	z.Risk, bts, err = msgp.ReadStringBytes(bts)
+	z.Risk, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Risk")
 		return
 	}
-	z.Confirmation, bts, err = msgp.ReadStringBytes(bts)
+	z.Confirmation, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Confirmation")
 		return
 	}
-	z.Idempotency, bts, err = msgp.ReadStringBytes(bts)
+	z.Idempotency, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Idempotency")
 		return
@@ -846,7 +846,7 @@ func (z *Selection) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.ArrayError{Wanted: 4, Got: zb0001}
 		return
 	}
-	z.AgentSummary, bts, err = msgp.ReadStringBytes(bts)
+	z.AgentSummary, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "AgentSummary")
 		return
@@ -871,7 +871,7 @@ func (z *Selection) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			z.UseWhen = make([]string, zb0002)
 		}
 		for za0001 := range z.UseWhen {
-			z.UseWhen[za0001], bts, err = msgp.ReadStringBytes(bts)
+			z.UseWhen[za0001], bts, err = readStringView(bts)
 			if err != nil {
 				err = msgp.WrapError(err, "UseWhen", za0001)
 				return
@@ -898,7 +898,7 @@ func (z *Selection) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			z.AvoidWhen = make([]string, zb0003)
 		}
 		for za0002 := range z.AvoidWhen {
-			z.AvoidWhen[za0002], bts, err = msgp.ReadStringBytes(bts)
+			z.AvoidWhen[za0002], bts, err = readStringView(bts)
 			if err != nil {
 				err = msgp.WrapError(err, "AvoidWhen", za0002)
 				return
@@ -925,7 +925,7 @@ func (z *Selection) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			z.Examples = make([]string, zb0004)
 		}
 		for za0003 := range z.Examples {
-			z.Examples[za0003], bts, err = msgp.ReadStringBytes(bts)
+			z.Examples[za0003], bts, err = readStringView(bts)
 			if err != nil {
 				err = msgp.WrapError(err, "Examples", za0003)
 				return
@@ -1034,17 +1034,17 @@ func (z *Tool) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.WrapError(err, "Identity")
 		return
 	}
-	z.Title, bts, err = msgp.ReadStringBytes(bts)
+	z.Title, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Title")
 		return
 	}
-	z.Display, bts, err = msgp.ReadStringBytes(bts)
+	z.Display, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Display")
 		return
 	}
-	z.Description, bts, err = msgp.ReadStringBytes(bts)
+	z.Description, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Description")
 		return
@@ -1277,12 +1277,12 @@ func (z *VersionRef) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.ArrayError{Wanted: 2, Got: zb0001}
 		return
 	}
-	z.SourceHash, bts, err = msgp.ReadStringBytes(bts)
+	z.SourceHash, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "SourceHash")
 		return
 	}
-	z.SurfaceHash, bts, err = msgp.ReadStringBytes(bts)
+	z.SurfaceHash, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "SurfaceHash")
 		return

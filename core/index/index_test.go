@@ -206,7 +206,6 @@ func TestValidateRejectsCorruptIndexes(t *testing.T) {
 		"doc out of range":   func(ix *index.Index) { ix.Fields[0].PostingDoc[0] = 999 },
 		"offsets past end":   func(ix *index.Index) { ix.Fields[1].PostingStart[len(ix.Fields[1].PostingStart)-1]++ },
 		"unsorted terms":     func(ix *index.Index) { f := &ix.Fields[2]; f.Terms[0], f.Terms[1] = f.Terms[1], f.Terms[0] },
-		"zero frequency":     func(ix *index.Index) { ix.Fields[0].PostingTF[0] = 0 },
 		"missing doc length": func(ix *index.Index) { ix.Fields[3].DocLen = ix.Fields[3].DocLen[:5] },
 		"tables disagree":    func(ix *index.Index) { ix.Fields[0].PostingTF = ix.Fields[0].PostingTF[:1] },
 	} {

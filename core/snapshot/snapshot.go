@@ -22,6 +22,7 @@ package snapshot
 //msgp:tuple Body
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -76,7 +77,8 @@ func Build(cat *catalog.Catalog, p *profile.Profile) ([]byte, error) {
 }
 
 // Decode checks the header, the checksum and the body's structure, and
-// decodes it. data is not retained.
+// decodes it. data is not retained: the decoded catalog's strings are views
+// into one private copy of the body, which they keep alive.
 func Decode(data []byte) (*Body, *wire.Error) {
 	if len(data) < headerSize || string(data[:8]) != magic {
 		return nil, invalid("not a toolsift snapshot (bad magic or too short)")
@@ -96,7 +98,7 @@ func Decode(data []byte) (*Body, *wire.Error) {
 	// set in core/catalog before allocating (see the msgp:limit directive
 	// there); strings and byte tables are bounded by the input itself.
 	var decoded Body
-	rest, err := decoded.UnmarshalMsg(body)
+	rest, err := decoded.UnmarshalMsg(bytes.Clone(body))
 	if err != nil {
 		return nil, invalid("snapshot body does not decode: " + err.Error())
 	}

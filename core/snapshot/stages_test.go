@@ -3,7 +3,9 @@ package snapshot_test
 import (
 	"testing"
 
+	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/index"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/testdata"
@@ -33,6 +35,45 @@ func BenchmarkOpenStages(b *testing.B) {
 		body, _ := snapshot.Decode(snap)
 		for b.Loop() {
 			body.Index.Prepare(profile.BM25, 0.9, 0.4)
+		}
+	})
+}
+
+// BenchmarkDecodeParts splits decoding the body into its catalog and index.
+func BenchmarkDecodeParts(b *testing.B) {
+	body, werr := snapshot.Decode(testdata.DWSSnapshot)
+	if werr != nil {
+		b.Fatal(werr)
+	}
+	cat, err := body.Catalog.MarshalMsg(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ix, err := body.Index.MarshalMsg(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("catalog", func(b *testing.B) {
+		for b.Loop() {
+			var c catalog.Catalog
+			if _, err := c.UnmarshalMsg(cat); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("index", func(b *testing.B) {
+		for b.Loop() {
+			var i index.Index
+			if _, err := i.UnmarshalMsg(ix); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("validate", func(b *testing.B) {
+		for b.Loop() {
+			if err := body.Index.Validate(); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 }
