@@ -11,8 +11,9 @@ import (
 )
 
 // TestMemoryStaysBoundedWhileServing opens the DWS snapshot in a fresh
-// instance, then serves thousands of searches: linear memory (which never
-// shrinks) must stay small.
+// instance (at most 64 MiB of linear memory after the open), then serves
+// thousands of searches: linear memory, which never shrinks, must stay within
+// what ABI.md tells hosts to allow.
 func TestMemoryStaysBoundedWhileServing(t *testing.T) {
 	a := newABI(t)
 	sp, sn := a.in(testdata.DWSSnapshot)
@@ -35,5 +36,6 @@ func TestMemoryStaysBoundedWhileServing(t *testing.T) {
 		a.call("toolsift_free", rp)
 	}
 	t.Logf("after %d searches: linear memory %d MiB", n, a.mod.Memory().Size()>>20)
-	require.LessOrEqual(t, a.mod.Memory().Size(), uint32(64<<20))
+	// ABI.md promises that 128 MiB is enough for an instance that serves.
+	require.LessOrEqual(t, a.mod.Memory().Size(), uint32(128<<20))
 }
