@@ -192,13 +192,26 @@ func SurfaceHash(tools []*Tool) string {
 }
 
 // SortedUnique trims, drops empties and duplicates, and sorts; nil when empty.
+// (Sorting first makes duplicates adjacent: no set is allocated, which
+// matters when the identity index calls it for every tool.)
 func SortedUnique(values []string) []string {
-	out := StableUnique(values)
+	out := make([]string, 0, len(values))
+	for _, v := range values {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
 	sort.Strings(out)
-	if len(out) == 0 {
+	unique := out[:0]
+	for i, v := range out {
+		if i == 0 || v != out[i-1] {
+			unique = append(unique, v)
+		}
+	}
+	if len(unique) == 0 {
 		return nil
 	}
-	return out
+	return unique
 }
 
 // StableUnique trims, drops empties and duplicates, keeping first-seen order.

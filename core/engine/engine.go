@@ -185,7 +185,15 @@ func demotingPhrases(avoidWhen []string, boilerplate string) []string {
 // avoid_when prose is Chinese, which has no case).
 func lower(s string) string {
 	for _, r := range s {
-		if r == utf8.RuneError || unicode.ToLower(r) != r {
+		switch {
+		case r < utf8.RuneSelf:
+			if 'A' <= r && r <= 'Z' {
+				return strings.ToLower(s)
+			}
+		case r >= 0x3000 && r < 0xA000:
+			// CJK punctuation, kana and ideographs have no case; skipping
+			// the case tables for them is what makes this cheap.
+		case r == utf8.RuneError || unicode.ToLower(r) != r:
 			return strings.ToLower(s)
 		}
 	}

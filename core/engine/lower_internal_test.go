@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 	"testing"
+	"unicode"
 )
 
 func FuzzLowerMatchesStringsToLower(f *testing.F) {
@@ -14,4 +15,14 @@ func FuzzLowerMatchesStringsToLower(f *testing.F) {
 			t.Fatalf("lower(%q) = %q, want %q", s, got, want)
 		}
 	})
+}
+
+// TestCJKRangeHasNoCase backs lower's shortcut: no rune in U+3000..U+9FFF
+// changes under unicode.ToLower.
+func TestCJKRangeHasNoCase(t *testing.T) {
+	for r := rune(0x3000); r < 0xA000; r++ {
+		if unicode.ToLower(r) != r {
+			t.Fatalf("U+%04X has a lower case", r)
+		}
+	}
 }

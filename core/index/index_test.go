@@ -203,9 +203,12 @@ func TestValidateRejectsCorruptIndexes(t *testing.T) {
 	fresh := func() *index.Index { return index.Build(corpus(3, 20)) }
 	require.NoError(t, fresh().Validate())
 	for name, corrupt := range map[string]func(ix *index.Index){
-		"doc out of range":   func(ix *index.Index) { ix.Fields[0].PostingDoc[0] = 999 },
-		"offsets past end":   func(ix *index.Index) { ix.Fields[1].PostingStart[len(ix.Fields[1].PostingStart)-1]++ },
-		"unsorted terms":     func(ix *index.Index) { f := &ix.Fields[2]; f.Terms[0], f.Terms[1] = f.Terms[1], f.Terms[0] },
+		"doc out of range": func(ix *index.Index) { ix.Fields[0].PostingDoc[0] = 999 },
+		"offsets past end": func(ix *index.Index) { ix.Fields[1].PostingStart[len(ix.Fields[1].PostingStart)-1]++ },
+		"offsets decrease": func(ix *index.Index) {
+			f := &ix.Fields[2]
+			f.PostingStart[1], f.PostingStart[2] = f.PostingStart[2], f.PostingStart[1]
+		},
 		"missing doc length": func(ix *index.Index) { ix.Fields[3].DocLen = ix.Fields[3].DocLen[:5] },
 		"tables disagree":    func(ix *index.Index) { ix.Fields[0].PostingTF = ix.Fields[0].PostingTF[:1] },
 	} {
