@@ -12,9 +12,12 @@ Q         ?= 给群里发送文件
 BENCHTIME ?= 2s
 COUNT     ?= 5
 
-.PHONY: test vet fmt-check unit race wasm-check wasm search bench fuzz
+PYTHON    ?= python3
+VENV      ?= .venv
 
-test: fmt-check vet wasm-check unit race
+.PHONY: test vet fmt-check unit race wasm-check wasm python-test search bench fuzz
+
+test: fmt-check vet wasm-check unit race python-test
 
 fmt-check:
 	@out="$$(gofmt -l cmd core hostapi wasm testdata 2>/dev/null)"; \
@@ -37,6 +40,13 @@ wasm-check:
 	GOOS=wasip1 GOARCH=wasm $(GO) build ./core/...
 	GOOS=wasip1 GOARCH=wasm $(GO) vet ./wasm/module/
 	wasm/build.sh --check
+
+# The Python binding, installed from the source tree into a virtual
+# environment (wasmtime comes from PyPI), tested against the golden vectors.
+python-test:
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet './bindings/python[test]'
+	cd bindings/python && $(abspath $(VENV))/bin/python -m pytest -q
 
 # Rebuild wasm/toolsearch.wasm and wasm/exports.txt after changing the engine.
 wasm:

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Builds wasm/toolsearch.wasm reproducibly and rewrites wasm/exports.txt.
+# Builds wasm/toolsearch.wasm reproducibly, rewrites wasm/exports.txt, and
+# copies the module (and the default DWS snapshot) into the Python package,
+# which ships them as package data.
 #
 #   wasm/build.sh            build into wasm/
 #   wasm/build.sh --check    build into a temporary directory and fail if the
-#                            bytes differ from the committed module (CI)
+#                            bytes differ from the committed module or its
+#                            copies (CI)
 #
 # The bytes depend on the Go version (recorded in exports.txt); everything
 # else that could leak into the binary (paths, VCS stamps, build IDs, GOFLAGS)
@@ -26,7 +29,19 @@ unset GOOS GOARCH
   go run ./wasm/internal/abilist "$out/toolsearch.wasm"
 } > "$out/exports.txt"
 
+copies=(bindings/python/src/toolsift/toolsearch.wasm:wasm/toolsearch.wasm
+        bindings/python/src/toolsift/dws.snap:testdata/dws/dws.snap)
+if [ "$out" = wasm ]; then
+  for pair in "${copies[@]}"; do cp "${pair#*:}" "${pair%%:*}"; done
+fi
+
 if [ "$out" != wasm ]; then
+  for pair in "${copies[@]}"; do
+    if ! cmp -s "${pair#*:}" "${pair%%:*}"; then
+      echo "${pair%%:*} differs from ${pair#*:}: run wasm/build.sh and commit" >&2
+      exit 1
+    fi
+  done
   if ! cmp -s "$out/toolsearch.wasm" wasm/toolsearch.wasm; then
     echo "wasm/toolsearch.wasm is stale: rebuilding gives different bytes; run wasm/build.sh and commit" >&2
     exit 1

@@ -1,0 +1,316 @@
+"""python -m toolsift: the same commands and bytes as the Go ``wasmhost`` CLI.
+
+    python -m toolsift search --query Q [--limit N] [--candidate-limit N]
+                              [--product p,...] [--effect e,...] [--exclude c,...]
+    python -m toolsift search --request-json -      one request object on stdin
+    python -m toolsift search --batch               one request per stdin line
+    python -m toolsift inspect --request-json -     one schema-inspect.v1 request on stdin
+    python -m toolsift inspect --path P --expected-source-hash H1 --expected-surface-hash H2
+    python -m toolsift info
+
+Every command takes --snapshot FILE (default: the built-in DWS snapshot).
+Errors print as an indented {"error":{...}} on stderr with exit code 3
+(validation), 5 (internal) or 6 (discovery); in --batch mode they print
+compact on stdout in the failing request's place and the exit code stays 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, BinaryIO, Dict, List, Optional, Sequence, Set
+
+from ._engine import Engine
+from ._errors import ToolsiftError, validation
+
+#: wire.MaxRequestBytes: the most a request may hold.
+MAX_REQUEST_BYTES = 64 << 10
+#: The Go CLI reads --batch lines through a bufio.Reader of
+#: MaxRequestBytes+2 bytes: a line (with its "\n") that does not fit is
+#: answered by the host; shorter lines go to the module (which refuses what
+#: is over MaxRequestBytes after "\r\n" is trimmed, with its own message).
+_BATCH_BUFFER = MAX_REQUEST_BYTES + 2
+
+# Go's unicode.IsSpace, for bytes.TrimSpace.
+_GO_SPACE = set("\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+                "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
+
+
+def _too_large() -> ToolsiftError:
+    return validation("request_too_large", f"the request is larger than {MAX_REQUEST_BYTES} bytes")
+
+
+def _blank(line: bytes) -> bool:
+    """bytes.TrimSpace(line) is empty (Go semantics: invalid UTF-8 is not space)."""
+    stripped = line.strip(b"\t\n\v\f\r ")
+    if not stripped:
+        return True
+    try:
+        text = stripped.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return all(c in _GO_SPACE for c in text)
+
+
+def indent_json(raw: bytes) -> bytes:
+    """Go's json.Indent(dst, raw, "", "  ") for valid JSON: strings are copied
+    verbatim, whitespace between tokens is replaced, empty {} and [] stay."""
+    out = bytearray()
+    depth = 0
+    i, n = 0, len(raw)
+    need_indent = False  # an opening bracket was written, newline pending
+    while i < n:
+        c = raw[i]
+        if c in b" \t\r\n":
+            i += 1
+            continue
+        if need_indent and c not in b"]}":
+            need_indent = False
+            depth += 1
+            out += b"\n" + b"  " * depth
+        if c == 0x22:  # string
+            j = i + 1
+            while j < n:
+                if raw[j] == 0x5C:
+                    j += 2
+                    continue
+                if raw[j] == 0x22:
+                    break
+                j += 1
+            out += raw[i : j + 1]
+            i = j + 1
+            continue
+        if c in b"{[":
+            out.append(c)
+            need_indent = True
+        elif c in b"}]":
+            if need_indent:
+                need_indent = False  # empty container
+            else:
+                depth -= 1
+                out += b"\n" + b"  " * depth
+            out.append(c)
+        elif c == 0x2C:
+            out += b",\n" + b"  " * depth
+        elif c == 0x3A:
+            out += b": "
+        else:
+            out.append(c)
+        i += 1
+    return bytes(out)
+
+
+def _print_error(err: ToolsiftError) -> int:
+    sys.stderr.buffer.write(indent_json(err.raw) + b"\n")
+    sys.stderr.buffer.flush()
+    return err.code
+
+
+def _read_request(stdin: BinaryIO) -> bytes:
+    data = stdin.read(MAX_REQUEST_BYTES + 1)
+    if len(data) > MAX_REQUEST_BYTES:
+        raise _too_large()
+    return data
+
+
+def _open(snapshot: Optional[str]) -> Optional[Engine]:
+    try:
+        return Engine.open(snapshot)
+    except (ToolsiftError, OSError) as exc:
+        sys.stderr.write(f"toolsift: open snapshot in the module: {exc}\n")
+        return None
+
+
+def search_batch(engine: Engine, stdin: BinaryIO, stdout: BinaryIO) -> int:
+    """Answer one request per input line, in order: the compact response or the
+    compact error object (the module's bytes verbatim). Blank lines are skipped."""
+    while True:
+        chunk = stdin.readline(_BATCH_BUFFER)
+        if not chunk:
+            return 0
+        if len(chunk) == _BATCH_BUFFER and not chunk.endswith(b"\n"):
+            # The line does not fit the buffer: answer without holding it.
+            while True:
+                rest = stdin.readline(_BATCH_BUFFER)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            answer = _too_large().raw
+        else:
+            line = chunk.rstrip(b"\r\n")
+            if _blank(line):
+                continue
+            try:
+                answer = engine.search_raw(line)
+            except ToolsiftError as err:
+                answer = err.raw
+        stdout.write(answer + b"\n")
+        stdout.flush()
+
+
+def _list(values: Optional[List[str]]) -> List[str]:
+    out: List[str] = []
+    for v in values or []:
+        out += v.split(",")
+    return out
+
+
+def _cmd_search(args: argparse.Namespace, given: Set[str]) -> int:
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    flag_names = ["query", "limit", "candidate_limit", "product", "effect", "exclude"]
+    if args.batch:
+        for name in ["request_json"] + flag_names:
+            if name in given:
+                return _print_error(validation(
+                    "ambiguous_input",
+                    "--batch reads whole requests from stdin and cannot be combined with --" + name.replace("_", "-")))
+        request = b""
+    elif args.request_json is not None and args.request_json.strip() != "":
+        if args.request_json.strip() != "-":
+            return _print_error(validation("invalid_transport", "--request-json only accepts - (standard input)"))
+        for name in flag_names:
+            if name in given:
+                return _print_error(validation(
+                    "ambiguous_input", "--request-json cannot be combined with --" + name.replace("_", "-")))
+        try:
+            request = _read_request(stdin)
+        except ToolsiftError as err:
+            return _print_error(err)
+    else:
+        # As Go's json.Marshal of wire.SearchRequest (omitempty fields).
+        req: Dict[str, Any] = {"version": "tool-search.v1", "query": args.query}
+        if args.limit:
+            req["limit"] = args.limit
+        if args.candidate_limit:
+            req["candidate_limit"] = args.candidate_limit
+        for key, values in (("product_ids", args.product), ("effects", args.effect), ("exclude_canonical", args.exclude)):
+            if values:
+                req[key] = _list(values)
+        request = json.dumps(req, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+    engine = _open(args.snapshot)
+    if engine is None:
+        return 1
+    with engine:
+        if args.batch:
+            return search_batch(engine, stdin, stdout)
+        try:
+            response = engine.search_raw(request, explain=args.explain)
+        except ToolsiftError as err:
+            return _print_error(err)
+        stdout.write(response + b"\n")
+        stdout.flush()
+    return 0
+
+
+def _cmd_inspect(args: argparse.Namespace, given: Set[str]) -> int:
+    transport = (args.request_json or "").strip()
+    if transport == "":
+        req = {"version": "schema-inspect.v1", "canonical_path": args.path}
+        if args.expected_source_hash:
+            req["expected_source_hash"] = args.expected_source_hash
+        if args.expected_surface_hash:
+            req["expected_surface_hash"] = args.expected_surface_hash
+        request = json.dumps(req, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    elif transport != "-":
+        return _print_error(validation("invalid_transport", "--request-json only accepts - (standard input)"))
+    else:
+        for name in ("path", "expected_source_hash", "expected_surface_hash"):
+            if name in given:
+                return _print_error(validation(
+                    "ambiguous_input", "--request-json cannot be combined with --" + name.replace("_", "-")))
+        try:
+            request = _read_request(sys.stdin.buffer)
+        except ToolsiftError as err:
+            return _print_error(err)
+    engine = _open(args.snapshot)
+    if engine is None:
+        return 1
+    with engine:
+        try:
+            response = engine.inspect_raw(request)
+        except ToolsiftError as err:
+            return _print_error(err)
+    sys.stdout.buffer.write(response + b"\n")
+    sys.stdout.buffer.flush()
+    return 0
+
+
+def _cmd_info(args: argparse.Namespace, given: Set[str]) -> int:
+    engine = _open(args.snapshot)
+    if engine is None:
+        return 1
+    with engine:
+        info = {"engine": "wasm", **engine.info()}
+    sys.stdout.write(json.dumps(info, ensure_ascii=False, indent=2) + "\n")
+    return 0
+
+
+class _Tracking(argparse.Action):
+    """Records which flags were given (Go's flag.Visit)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+        if getattr(namespace, "given", None) is None:
+            namespace.given = set()
+        namespace.given.add(self.dest)
+        if self.nargs == 0:
+            setattr(namespace, self.dest, True)
+        elif self.dest in ("product", "effect", "exclude"):
+            setattr(namespace, self.dest, (getattr(namespace, self.dest) or []) + [values])
+        else:
+            setattr(namespace, self.dest, values)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m toolsift", description="toolsift tool search (WebAssembly module on wasmtime)")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def common(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--snapshot", default=None, help="snapshot file to serve (default: the built-in DWS snapshot)")
+        sp.set_defaults(given=None)
+
+    s = sub.add_parser("search", help="rank the catalog's tools for a query (tool-search.v1)")
+    common(s)
+    s.add_argument("--query", default="", action=_Tracking)
+    s.add_argument("--limit", type=int, default=5, action=_Tracking, help="references to return (1-20; 0 means 5)")
+    s.add_argument("--candidate-limit", type=int, default=20, action=_Tracking, help="candidates retrieved before the cut (1-100; 0 means 20)")
+    s.add_argument("--product", default=None, action=_Tracking, help="only these product IDs (repeatable, comma-separated)")
+    s.add_argument("--effect", default=None, action=_Tracking, help="only these effects (repeatable, comma-separated)")
+    s.add_argument("--exclude", default=None, action=_Tracking, help="never these canonical paths (repeatable, comma-separated)")
+    s.add_argument("--request-json", default=None, action=_Tracking, help='read one request object from stdin; the value must be "-"')
+    s.add_argument("--batch", default=False, nargs=0, action=_Tracking, help="one request per stdin line, one answer per stdout line")
+    s.add_argument("--explain", default=False, nargs=0, action=_Tracking, help="attach score_breakdown (for tuning, not for agents)")
+    s.set_defaults(func=_cmd_search)
+
+    i = sub.add_parser("inspect", help="show one tool's compact spec (schema-inspect.v1)")
+    common(i)
+    i.add_argument("--path", default="", action=_Tracking)
+    i.add_argument("--expected-source-hash", default="", action=_Tracking)
+    i.add_argument("--expected-surface-hash", default="", action=_Tracking)
+    i.add_argument("--request-json", default=None, action=_Tracking, help='read one request object from stdin; the value must be "-"')
+    i.set_defaults(func=_cmd_inspect)
+
+    f = sub.add_parser("info", help="what the engine serves")
+    common(f)
+    f.set_defaults(func=_cmd_info)
+    return p
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = _parser().parse_args(argv)
+    args.given = set(args.given or ())
+    try:
+        return int(args.func(args, args.given))
+    except BrokenPipeError:
+        return 1
+    except ToolsiftError as err:  # e.g. a trap in the host
+        return _print_error(err)
+
+
+def _entry() -> None:
+    """The ``toolsift`` console script."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

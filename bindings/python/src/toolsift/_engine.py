@@ -1,0 +1,306 @@
+"""The Engine: a thread-safe pool of module instances serving one snapshot."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from typing import Any, Dict, List, Optional, Union
+
+from ._errors import EngineClosedError, ToolsiftError, validation
+from ._runtime import (
+    DEFAULT_MEMORY_LIMIT,
+    MAX_HOST_REQUEST_BYTES,
+    Instance,
+    default_snapshot,
+    one_shot,
+    runtime,
+)
+
+__all__ = ["Engine", "build_snapshot", "module_version", "Request", "SnapshotSource"]
+
+Request = Union[Dict[str, Any], str, bytes, bytearray, memoryview]
+SnapshotSource = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]"]
+
+
+def encode_request(request: Request) -> bytes:
+    """Request bytes: a dict is serialised compactly (UTF-8, no ASCII escaping);
+    str is encoded as UTF-8; bytes-like are passed as they are."""
+    if isinstance(request, dict):
+        data = json.dumps(request, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    elif isinstance(request, str):
+        data = request.encode("utf-8")
+    elif isinstance(request, (bytes, bytearray, memoryview)):
+        data = bytes(request)
+    else:
+        raise TypeError(f"request must be a dict, str or bytes, not {type(request).__name__}")
+    if len(data) > MAX_HOST_REQUEST_BYTES:
+        raise validation(
+            "request_too_large",
+            f"request of {len(data)} bytes is larger than the host's limit of {MAX_HOST_REQUEST_BYTES} bytes",
+        )
+    return data
+
+
+def _snapshot_bytes(snapshot: Optional[SnapshotSource]) -> bytes:
+    if snapshot is None:
+        return default_snapshot()
+    if isinstance(snapshot, (bytes, bytearray, memoryview)):
+        return bytes(snapshot)
+    if isinstance(snapshot, (str, os.PathLike)):
+        with open(snapshot, "rb") as f:
+            return f.read()
+    raise TypeError(f"snapshot must be bytes or a path, not {type(snapshot).__name__}")
+
+
+class _Generation:
+    """One snapshot being served; instances opened on it carry it."""
+
+    __slots__ = ("snapshot",)
+
+    def __init__(self, snapshot: bytes) -> None:
+        self.snapshot = snapshot
+
+
+class Engine:
+    """Search and inspect one snapshot through the toolsift WebAssembly module.
+
+    Thread safety: one Engine may be called from several threads at once. A
+    wasm instance is single-threaded (the Go runtime inside it has one thread
+    and its state lives in linear memory) and a wasmtime ``Store`` must not be
+    used from two threads at once, so the Engine keeps a pool of up to
+    ``instances`` instances, each a Store + Instance with the snapshot opened
+    in it. Every call takes one idle instance exclusively (under a lock and a
+    condition variable), runs outside the lock, and gives it back; when all
+    are busy, callers wait. wasmtime releases the GIL while wasm runs, so
+    calls on different instances run in parallel. Instances are created
+    lazily up to the bound; the first is created by :meth:`open` (which thus
+    validates the snapshot). An instance that traps is discarded and a new
+    one is created on next use.
+
+    Each instance holds its own copy of the opened snapshot (about 24 MiB of
+    linear memory for DWS) and is capped at ``memory_limit`` bytes of linear
+    memory.
+    """
+
+    _max: int
+    _memory_limit: int
+    _cond: threading.Condition
+    _idle: List[Instance]
+    _live: int
+    _created: int
+    _closed: bool
+    _gen: _Generation
+
+    def __init__(self, *_: object, **__: object) -> None:
+        raise TypeError("use Engine.open(snapshot)")
+
+    @classmethod
+    def open(
+        cls,
+        snapshot: Optional[SnapshotSource] = None,
+        *,
+        instances: int = 1,
+        memory_limit: int = DEFAULT_MEMORY_LIMIT,
+    ) -> "Engine":
+        """Open snapshot bytes (or a snapshot file); ``None`` serves the
+        built-in DWS snapshot. A bad snapshot raises :class:`ValidationError`
+        (reason ``invalid_snapshot`` or ``unsupported_snapshot_version``).
+        ``instances`` bounds how many calls run in parallel."""
+        if instances < 1:
+            raise ValueError("instances must be at least 1")
+        self = object.__new__(cls)
+        self._max = instances
+        self._memory_limit = memory_limit
+        self._cond = threading.Condition(threading.Lock())
+        self._idle = []
+        self._live = 0
+        self._created = 0
+        self._closed = False
+        self._gen = _Generation(_snapshot_bytes(snapshot))
+        self._live = 1
+        try:
+            inst = self._new_instance(self._gen)
+        except BaseException:
+            self._live = 0
+            raise
+        self._idle.append(inst)
+        return self
+
+    # -- pool ------------------------------------------------------------
+
+    def _new_instance(self, gen: _Generation) -> Instance:
+        inst = Instance(runtime(), self._memory_limit)
+        self._created += 1
+        inst.open(gen.snapshot, gen)
+        return inst
+
+    def _acquire_slot(self) -> Optional[Instance]:
+        """An idle instance of the current snapshot, or None with a slot
+        reserved for a new one."""
+        with self._cond:
+            while True:
+                if self._closed:
+                    raise EngineClosedError("toolsift: engine closed")
+                if self._idle:
+                    return self._idle.pop()
+                if self._live < self._max:
+                    self._live += 1
+                    return None
+                self._cond.wait()
+
+    def _release_slot(self) -> None:
+        with self._cond:
+            self._live -= 1
+            self._cond.notify()
+
+    def _acquire(self) -> Instance:
+        inst = self._acquire_slot()
+        if inst is not None:
+            return inst
+        try:
+            return self._new_instance(self._gen)
+        except BaseException:
+            self._release_slot()
+            raise
+
+    def _release(self, inst: Instance) -> None:
+        with self._cond:
+            if inst.broken or self._closed or inst.generation is not self._gen:
+                self._live -= 1  # discard: its Store goes with the last reference
+            else:
+                self._idle.append(inst)
+            self._cond.notify()
+
+    def _with_instance(self, op: Any) -> bytes:
+        inst = self._acquire()
+        try:
+            return op(inst)  # type: ignore[no-any-return]
+        finally:
+            self._release(inst)
+
+    # -- calls -----------------------------------------------------------
+
+    def search_raw(self, request: Request, *, explain: bool = False) -> bytes:
+        """The exact compact tool-search.v1 response bytes (no newline).
+
+        ``explain=True`` sets flags bit 0 (``score_breakdown`` on each
+        candidate; for tuning, never for agents). Errors raise
+        :class:`ToolsiftError` subclasses."""
+        data = encode_request(request)
+        flags = 1 if explain else 0
+        return self._with_instance(lambda inst: inst.search(data, flags))
+
+    def search(self, request: Request, *, explain: bool = False) -> Dict[str, Any]:
+        """The parsed tool-search.v1 response."""
+        return json.loads(self.search_raw(request, explain=explain))  # type: ignore[no-any-return]
+
+    def inspect_raw(self, request: Request) -> bytes:
+        """The exact pretty schema-inspect.v1 response bytes (no newline)."""
+        data = encode_request(request)
+        return self._with_instance(lambda inst: inst.inspect(data))
+
+    def inspect(self, request: Request) -> Dict[str, Any]:
+        """The parsed schema-inspect.v1 response."""
+        return json.loads(self.inspect_raw(request))  # type: ignore[no-any-return]
+
+    def info(self) -> Dict[str, Any]:
+        """What the engine serves: ``profile``, ``format``, ``source_hash``,
+        ``surface_hash``, ``tool_count``, ``product_count``, ``snapshot_bytes``."""
+        return json.loads(self._with_instance(lambda inst: inst.info()))  # type: ignore[no-any-return]
+
+    def swap(self, snapshot: SnapshotSource) -> None:
+        """Serve another snapshot. It is opened in a fresh instance first; if
+        it is refused (:class:`ValidationError`) nothing changes and the old
+        snapshot keeps serving. Calls in flight finish on the old snapshot;
+        later calls see the new one."""
+        data = _snapshot_bytes(snapshot)
+        inst = self._acquire_slot()
+        if inst is not None:
+            del inst  # an old instance: make room for the new one
+        gen = _Generation(data)
+        try:
+            new = self._new_instance(gen)
+        except BaseException:
+            self._release_slot()
+            raise
+        with self._cond:
+            if self._closed:
+                self._live -= 1
+                self._cond.notify()
+                raise EngineClosedError("toolsift: engine closed")
+            retired = self._idle
+            self._idle = [new]
+            self._live -= len(retired)
+            self._gen = gen
+            self._cond.notify_all()
+        del retired
+
+    def close(self) -> None:
+        """Drop every instance. Later calls raise :class:`EngineClosedError`;
+        calls in flight finish. Idempotent."""
+        with self._cond:
+            if self._closed:
+                return
+            self._closed = True
+            self._live -= len(self._idle)
+            self._idle = []
+            self._cond.notify_all()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def max_instances(self) -> int:
+        return self._max
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else f"{self._live}/{self._max} instances"
+        return f"<toolsift.Engine {state}>"
+
+
+CatalogSource = Union[bytes, bytearray, memoryview, str, Dict[str, Any], "os.PathLike[str]"]
+
+
+def build_snapshot(format: str, catalog: CatalogSource, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> bytes:
+    """Build snapshot bytes from a catalog in a fresh instance
+    (``toolsift_build_snapshot``), byte-identical to ``wasmhost snapshot build``.
+
+    ``format`` names the importer (``"dws"``). ``catalog`` is the dump as bytes
+    (a gzip'd tar of ``catalog.json`` and ``tools/<product>.json``, or the JSON
+    bundle ``{"catalog.json":{...},"tools/chat.json":{...},...}``), a str of that
+    JSON, a dict of it (serialised compactly), or a path (os.PathLike) to a
+    file holding either form. Takes seconds and a linear memory near 300 MiB
+    for DWS. A refused catalog raises :class:`ValidationError`
+    (``unknown_format`` or ``invalid_catalog``)."""
+    if isinstance(catalog, dict):
+        data = json.dumps(catalog, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    elif isinstance(catalog, str):
+        data = catalog.encode("utf-8")
+    elif isinstance(catalog, os.PathLike):
+        with open(catalog, "rb") as f:
+            data = f.read()
+    elif isinstance(catalog, (bytes, bytearray, memoryview)):
+        data = bytes(catalog)
+    else:
+        raise TypeError(f"catalog must be bytes, str, dict or a path, not {type(catalog).__name__}")
+    fmt = format.encode("ascii")
+    return one_shot(lambda inst: inst.build_snapshot(fmt, data), memory_limit)
+
+
+_version: Optional[Dict[str, Any]] = None
+
+
+def module_version() -> Dict[str, Any]:
+    """``toolsift_version``: ``{"abi","module","snapshot_format","profiles","formats"}``."""
+    global _version
+    if _version is None:
+        _version = json.loads(one_shot(lambda inst: inst.version()))
+    return dict(_version)

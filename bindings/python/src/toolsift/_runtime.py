@@ -1,0 +1,298 @@
+"""The wasmtime side: one compiled module per process, sandboxed instances.
+
+Everything here follows wasm/ABI.md (ABI version 1) of the toolsift project.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import struct
+import threading
+from importlib import resources
+from typing import Callable, Dict, List, Optional, Tuple
+
+import wasmtime
+
+from ._errors import ToolsiftError, decode_module_error, host_failure
+
+__all__ = ["Runtime", "Instance", "runtime", "wasi_config", "module_bytes", "default_snapshot"]
+
+#: ABI version this binding speaks.
+ABI_VERSION = 1
+
+#: Default cap on each instance's linear memory (as the Go host: 512 MiB).
+DEFAULT_MEMORY_LIMIT = 512 << 20
+
+#: The host refuses (without copying) inputs larger than this; the module
+#: itself refuses requests over 64 KiB with the same reason.
+MAX_HOST_REQUEST_BYTES = 64 << 20
+
+_EXPORTS: Dict[str, Tuple[List[str], List[str]]] = {
+    "toolsift_alloc": (["i32"], ["i32"]),
+    "toolsift_free": (["i32"], []),
+    "toolsift_version": ([], ["i64"]),
+    "toolsift_open": (["i32", "i32"], ["i64"]),
+    "toolsift_close": (["i32"], ["i32"]),
+    "toolsift_info": (["i32"], ["i64"]),
+    "toolsift_search": (["i32", "i32", "i32", "i32"], ["i64"]),
+    "toolsift_inspect": (["i32", "i32", "i32"], ["i64"]),
+    "toolsift_build_snapshot": (["i32", "i32", "i32", "i32"], ["i64"]),
+}
+
+# Host-side failures from wasmtime during a call: the instance is unusable.
+TRAPS = (wasmtime.Trap, wasmtime.WasmtimeError)
+
+
+def _read_package_file(name: str) -> bytes:
+    return resources.files("toolsift").joinpath(name).read_bytes()
+
+
+_module_bytes: Optional[bytes] = None
+_snapshot_bytes: Optional[bytes] = None
+
+
+def module_bytes() -> bytes:
+    """The packaged toolsearch.wasm."""
+    global _module_bytes
+    if _module_bytes is None:
+        _module_bytes = _read_package_file("toolsearch.wasm")
+    return _module_bytes
+
+
+def default_snapshot() -> bytes:
+    """The packaged DWS snapshot (dws.snap)."""
+    global _snapshot_bytes
+    if _snapshot_bytes is None:
+        _snapshot_bytes = _read_package_file("dws.snap")
+    return _snapshot_bytes
+
+
+def wasi_config() -> wasmtime.WasiConfig:
+    """The WASI configuration of every instance: a bare ``WasiConfig``.
+
+    No preopened directory, no environment variable, no argument, no inherited
+    stdin/stdout/stderr, and (WASI preview 1 has none) no socket: the module
+    cannot open a file or reach the network. wasm/ABI.md asks for exactly this.
+    Do not add anything here: tests check that no other WasiConfig method is
+    called on the way to an instance.
+    """
+    return wasmtime.WasiConfig()
+
+
+def _wasmtime_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("wasmtime")
+    except Exception:  # noqa: BLE001
+        return "unknown"
+
+
+def _to_i32(v: int) -> int:
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if v >= 1 << 31 else v
+
+
+class Runtime:
+    """One wasmtime Engine and the compiled module, shared by the process.
+
+    wasmtime's Engine, Module and InstancePre are thread-safe; Stores are not
+    (each :class:`Instance` owns one and is used by one thread at a time).
+    """
+
+    def __init__(self, wasm: bytes, cache_dir: Optional[str] = None) -> None:
+        self.engine = wasmtime.Engine(wasmtime.Config())
+        self.module = self._compile(wasm, cache_dir)
+        linker = wasmtime.Linker(self.engine)
+        linker.define_wasi()
+        self.pre = linker.instantiate_pre(self.module)
+
+    def _compile(self, wasm: bytes, cache_dir: Optional[str]) -> wasmtime.Module:
+        if not cache_dir:
+            return wasmtime.Module(self.engine, wasm)
+        # Opt-in on-disk cache of the compiled code (TOOLSIFT_CACHE_DIR). The
+        # key covers the module bytes and the wasmtime version; only point it
+        # at a directory nobody else can write (deserialising is trusted).
+        key = hashlib.sha256(wasm + b"\0wasmtime " + _wasmtime_version().encode()).hexdigest()[:32]
+        path = os.path.join(cache_dir, f"toolsearch-{key}.cwasm")
+        try:
+            with open(path, "rb") as f:
+                return wasmtime.Module.deserialize(self.engine, f.read())
+        except (OSError, wasmtime.WasmtimeError):
+            pass
+        module = wasmtime.Module(self.engine, wasm)
+        try:
+            os.makedirs(cache_dir, exist_ok=True)
+            tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+            with open(tmp, "wb") as f:
+                f.write(module.serialize())
+            os.replace(tmp, path)
+        except OSError:
+            pass  # an unusable cache only costs time
+        return module
+
+
+_runtime: Optional[Runtime] = None
+_runtime_lock = threading.Lock()
+
+
+def runtime() -> Runtime:
+    """The process-wide runtime: the module is compiled once per process."""
+    global _runtime
+    if _runtime is None:
+        with _runtime_lock:
+            if _runtime is None:
+                _runtime = Runtime(module_bytes(), os.environ.get("TOOLSIFT_CACHE_DIR") or None)
+    return _runtime
+
+
+class Instance:
+    """One instantiated module in its own wasmtime Store.
+
+    Single-threaded: exactly one thread uses it at a time (the pool hands it
+    out exclusively). After a trap (``broken``) it must be discarded.
+    """
+
+    def __init__(self, rt: Runtime, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> None:
+        self.broken = False
+        self.generation: object = None
+        self.handle = 0
+        store = wasmtime.Store(rt.engine)
+        store.set_limits(memory_size=memory_limit)
+        store.set_wasi(wasi_config())
+        self.store = store
+        try:
+            inst = rt.pre.instantiate(store)
+            exports = inst.exports(store)
+            memory = exports["memory"]
+            if not isinstance(memory, wasmtime.Memory):
+                raise host_failure('module broke the ABI: no exported "memory"')
+            self.memory = memory
+            fns: Dict[str, Callable[..., object]] = {}
+            for name, (params, results) in _EXPORTS.items():
+                fn = exports[name]
+                if not isinstance(fn, wasmtime.Func):
+                    raise host_failure(f"module broke the ABI: missing export {name}")
+                ty = fn.type(store)
+                got = ([str(p) for p in ty.params], [str(r) for r in ty.results])
+                if got != (params, results):
+                    raise host_failure(f"module broke the ABI: export {name} has signature {got}, want {(params, results)}")
+                fns[name] = fn
+            init = exports["_initialize"]
+            assert isinstance(init, wasmtime.Func)
+            init(store)
+        except KeyError as exc:
+            raise host_failure(f"module broke the ABI: missing export {exc}") from None
+        except TRAPS as exc:
+            raise host_failure(f"instantiate: {exc}") from exc
+        self._alloc = fns["toolsift_alloc"]
+        self._free = fns["toolsift_free"]
+        self._version = fns["toolsift_version"]
+        self._open = fns["toolsift_open"]
+        self._close = fns["toolsift_close"]
+        self._info = fns["toolsift_info"]
+        self._search = fns["toolsift_search"]
+        self._inspect = fns["toolsift_inspect"]
+        self._build = fns["toolsift_build_snapshot"]
+
+    # -- low level -------------------------------------------------------
+
+    def _call(self, fn: Callable[..., object], *params: int) -> int:
+        try:
+            out = fn(self.store, *params)
+        except TRAPS as exc:
+            self.broken = True
+            text = str(exc)
+            if len(text) > 500:
+                text = text[:500] + "…"
+            raise host_failure(f"the module trapped; the instance is discarded: {text}") from exc
+        return 0 if out is None else int(out)  # type: ignore[call-overload]
+
+    def _put(self, data: bytes) -> int:
+        if not data:
+            return 0
+        if len(data) > (1 << 31) - 1:
+            raise host_failure(f"buffer of {len(data)} bytes does not fit an i32 length")
+        ptr = self._call(self._alloc, len(data)) & 0xFFFFFFFF
+        if ptr == 0:
+            self.broken = True
+            raise host_failure(f"module broke the ABI: toolsift_alloc({len(data)}) returned 0")
+        try:
+            self.memory.write(self.store, data, ptr)
+        except IndexError:
+            self.broken = True
+            raise host_failure(f"module broke the ABI: toolsift_alloc returned {ptr:#x} outside memory") from None
+        return ptr
+
+    def _take(self, descriptor: int) -> bytes:
+        descriptor &= 0xFFFFFFFFFFFFFFFF
+        ptr, n = descriptor >> 32, descriptor & 0xFFFFFFFF
+        size = self.memory.data_len(self.store)
+        if n == 0 or ptr + n > size:
+            self.broken = True
+            raise host_failure(f"module broke the ABI: result descriptor {descriptor:#x} (memory {size} bytes)")
+        base = ctypes.addressof(self.memory.data_ptr(self.store).contents)
+        status = ctypes.string_at(base + ptr, 1)[0]
+        payload = ctypes.string_at(base + ptr + 1, n - 1)  # a copy
+        self._call(self._free, _to_i32(ptr))
+        if status == 0:
+            return payload
+        if status == 1:
+            raise decode_module_error(payload)
+        self.broken = True
+        raise host_failure(f"module broke the ABI: result status byte {status}")
+
+    def _invoke(self, fn: Callable[..., object], lead: Tuple[int, ...], bufs: Tuple[bytes, ...], trail: Tuple[int, ...] = ()) -> bytes:
+        ptrs: List[int] = []
+        params: List[int] = list(lead)
+        for b in bufs:
+            p = self._put(b)
+            ptrs.append(p)
+            params += [_to_i32(p), len(b)]
+        params += trail
+        descriptor = self._call(fn, *params)
+        for p in ptrs:
+            if p:
+                self._call(self._free, _to_i32(p))
+        return self._take(descriptor)
+
+    # -- ABI calls -------------------------------------------------------
+
+    def open(self, snapshot: bytes, generation: object) -> None:
+        out = self._invoke(self._open, (), (snapshot,))
+        if len(out) != 4:
+            self.broken = True
+            raise host_failure(f"module broke the ABI: toolsift_open returned {len(out)} payload bytes, want 4")
+        (handle,) = struct.unpack("<I", out)
+        if handle == 0:
+            self.broken = True
+            raise host_failure("module broke the ABI: toolsift_open returned handle 0")
+        self.handle, self.generation = handle, generation
+
+    def info(self) -> bytes:
+        return self._take(self._call(self._info, _to_i32(self.handle)))
+
+    def search(self, request: bytes, flags: int = 0) -> bytes:
+        return self._invoke(self._search, (_to_i32(self.handle),), (request,), (flags,))
+
+    def inspect(self, request: bytes) -> bytes:
+        return self._invoke(self._inspect, (_to_i32(self.handle),), (request,))
+
+    def version(self) -> bytes:
+        return self._take(self._call(self._version))
+
+    def build_snapshot(self, fmt: bytes, catalog: bytes) -> bytes:
+        return self._invoke(self._build, (), (fmt, catalog))
+
+
+def one_shot(op: Callable[[Instance], bytes], memory_limit: int = DEFAULT_MEMORY_LIMIT) -> bytes:
+    """Run ``op`` in a fresh instance that is dropped afterwards."""
+    inst = Instance(runtime(), memory_limit)
+    try:
+        return op(inst)
+    except ToolsiftError:
+        raise
+    finally:
+        del inst
