@@ -15,9 +15,9 @@ COUNT     ?= 5
 PYTHON    ?= python3
 VENV      ?= .venv
 
-.PHONY: test vet fmt-check unit race wasm-check wasm python-test search bench fuzz
+.PHONY: test vet fmt-check unit race wasm-check wasm python-test js-test search bench fuzz
 
-test: fmt-check vet wasm-check unit race python-test
+test: fmt-check vet wasm-check unit race python-test js-test
 
 fmt-check:
 	@out="$$(gofmt -l cmd core hostapi wasm testdata 2>/dev/null)"; \
@@ -47,6 +47,11 @@ python-test:
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet './bindings/python[test]'
 	cd bindings/python && $(abspath $(VENV))/bin/python -m pytest -q
+
+# The npm package: node --test, including the playground in headless Chromium
+# (Debian's chromium at /usr/bin/chromium, or CHROMIUM_PATH; never a download).
+js-test:
+	cd bindings/js && npm ci --no-audit --no-fund && TOOLSIFT_GO_CHECK=1 npm test
 
 # Rebuild wasm/toolsearch.wasm and wasm/exports.txt after changing the engine.
 wasm:

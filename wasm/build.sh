@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds wasm/toolsearch.wasm reproducibly, rewrites wasm/exports.txt, and
-# copies the module (and the default DWS snapshot) into the Python package,
-# which ships them as package data.
+# copies the module (and the default DWS snapshot) into the Python and npm
+# packages, which ship them.
 #
 #   wasm/build.sh            build into wasm/
 #   wasm/build.sh --check    build into a temporary directory and fail if the
@@ -30,7 +30,9 @@ unset GOOS GOARCH
 } > "$out/exports.txt"
 
 copies=(bindings/python/src/toolsift/toolsearch.wasm:wasm/toolsearch.wasm
-        bindings/python/src/toolsift/dws.snap:testdata/dws/dws.snap)
+        bindings/python/src/toolsift/dws.snap:testdata/dws/dws.snap
+        bindings/js/toolsearch.wasm:wasm/toolsearch.wasm
+        bindings/js/dws.snap:testdata/dws/dws.snap)
 if [ "$out" = wasm ]; then
   for pair in "${copies[@]}"; do cp "${pair#*:}" "${pair%%:*}"; done
 fi

@@ -1,0 +1,370 @@
+#!/usr/bin/env node
+// toolsift: the same commands and bytes as the Go `wasmhost` CLI (and `python -m toolsift`).
+//
+//   toolsift search --query Q [--limit N] [--candidate-limit N]
+//                   [--product p,...] [--effect e,...] [--exclude c,...] [--explain]
+//   toolsift search --request-json -      one request object on stdin
+//   toolsift search --batch               one request per stdin line, one answer per stdout line
+//   toolsift inspect --request-json -     one schema-inspect.v1 request on stdin
+//   toolsift inspect --path P --expected-source-hash H1 --expected-surface-hash H2
+//   toolsift info
+//
+// Every command takes --snapshot FILE (default: the built-in DWS snapshot).
+// Errors print as an indented {"error":{...}} on stderr with exit code 3
+// (validation), 5 (internal) or 6 (discovery); in --batch mode they print
+// compact on stdout in the failing request's place and the exit code stays 0.
+
+import { readFile } from "node:fs/promises";
+import { open, moduleVersion, ToolsiftError } from "../index.js";
+import { validation } from "../src/errors.js";
+
+/** wire.MaxRequestBytes: the most a request may hold. */
+const MAX_REQUEST_BYTES = 64 << 10;
+/** The Go CLI reads --batch lines through a bufio.Reader of MaxRequestBytes+2
+ * bytes: a line whose content (without its "\n") exceeds MaxRequestBytes+1
+ * bytes does not fit and is answered by the host; shorter lines go to the
+ * module (which refuses what is over MaxRequestBytes with its own message). */
+const BATCH_BUFFER = MAX_REQUEST_BYTES + 2;
+
+const USAGE = `usage: toolsift <command> [flags]
+
+commands:
+  search     rank the catalog's tools for a query (tool-search.v1)
+  inspect    show one tool's compact spec, checked against the catalog hashes (schema-inspect.v1)
+  info       what the engine serves: catalog hashes, tool count, profile, sizes
+
+search flags:
+  --query Q              the task in natural language (Chinese or English)
+  --limit N              references to return (1-20; 0 means 5)
+  --candidate-limit N    candidates retrieved before the cut (1-100; 0 means 20)
+  --product p,...        only these product IDs (repeatable)
+  --effect e,...         only these effects: read, write, destructive (repeatable)
+  --exclude c,...        never these canonical paths (repeatable)
+  --request-json -       read one request object from stdin
+  --batch                one request per stdin line, one answer per stdout line
+  --explain              attach score_breakdown (for tuning, not for agents)
+inspect flags:
+  --path P  --expected-source-hash H  --expected-surface-hash H  |  --request-json -
+every command:
+  --snapshot FILE        snapshot to serve (default: the built-in DWS snapshot)
+`;
+
+const tooLarge = () => validation("request_too_large", `the request is larger than ${MAX_REQUEST_BYTES} bytes`);
+
+// Go's unicode.IsSpace, for bytes.TrimSpace.
+const GO_SPACE = new Set([..."\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006" +
+  "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"]);
+const strictDecoder = new TextDecoder("utf-8", { fatal: true });
+
+/** bytes.TrimSpace(line) is empty (Go semantics: invalid UTF-8 is not space). */
+function isBlank(line) {
+  let allAscii = true;
+  for (const b of line) {
+    if (b === 0x09 || b === 0x0a || b === 0x0b || b === 0x0c || b === 0x0d || b === 0x20) continue;
+    allAscii = false;
+    break;
+  }
+  if (allAscii) return true;
+  let text;
+  try { text = strictDecoder.decode(line); } catch { return false; }
+  for (const c of text) if (!GO_SPACE.has(c)) return false;
+  return true;
+}
+
+/** Go's json.Indent(dst, raw, "", "  ") for valid JSON. */
+export function indentJSON(raw) {
+  let out = "";
+  let depth = 0;
+  let needIndent = false;
+  for (let i = 0; i < raw.length;) {
+    const c = raw[i];
+    if (c === " " || c === "\t" || c === "\r" || c === "\n") { i++; continue; }
+    if (needIndent && c !== "]" && c !== "}") {
+      needIndent = false;
+      depth++;
+      out += "\n" + "  ".repeat(depth);
+    }
+    if (c === '"') {
+      let j = i + 1;
+      while (j < raw.length) {
+        if (raw[j] === "\\") { j += 2; continue; }
+        if (raw[j] === '"') break;
+        j++;
+      }
+      out += raw.slice(i, j + 1);
+      i = j + 1;
+      continue;
+    }
+    if (c === "{" || c === "[") {
+      out += c;
+      needIndent = true;
+    } else if (c === "}" || c === "]") {
+      if (needIndent) needIndent = false;
+      else { depth--; out += "\n" + "  ".repeat(depth); }
+      out += c;
+    } else if (c === ",") {
+      out += ",\n" + "  ".repeat(depth);
+    } else if (c === ":") {
+      out += ": ";
+    } else {
+      out += c;
+    }
+    i++;
+  }
+  return out;
+}
+
+class UsageError extends Error {}
+
+const SPECS = {
+  search: {
+    snapshot: "string", query: "string", limit: "int", "candidate-limit": "int", product: "list", effect: "list",
+    exclude: "list", "request-json": "string", batch: "bool", explain: "bool",
+  },
+  inspect: { snapshot: "string", path: "string", "expected-source-hash": "string", "expected-surface-hash": "string", "request-json": "string" },
+  info: { snapshot: "string" },
+};
+
+/** Go flag-style parsing: -name or --name, "value" or "=value"; records which were given. */
+function parseFlags(spec, argv) {
+  const values = {};
+  const given = new Set();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") { if (i + 1 < argv.length) throw new UsageError(`unexpected argument ${JSON.stringify(argv[i + 1])}`); break; }
+    if (!arg.startsWith("-") || arg === "-") throw new UsageError(`unexpected argument ${JSON.stringify(arg)}`);
+    let name = arg.replace(/^--?/, "");
+    let value;
+    const eq = name.indexOf("=");
+    if (eq >= 0) { value = name.slice(eq + 1); name = name.slice(0, eq); }
+    if (name === "h" || name === "help") throw new UsageError("");
+    const kind = spec[name];
+    if (!kind) throw new UsageError(`flag provided but not defined: -${name}`);
+    if (kind === "bool") {
+      if (value === undefined) value = "true";
+      if (!/^(1|t|T|true|TRUE|True|0|f|F|false|FALSE|False)$/.test(value)) throw new UsageError(`invalid boolean value ${JSON.stringify(value)} for -${name}`);
+      values[name] = /^(1|t|T|true|TRUE|True)$/.test(value);
+    } else {
+      if (value === undefined) {
+        if (i + 1 >= argv.length) throw new UsageError(`flag needs an argument: -${name}`);
+        value = argv[++i];
+      }
+      if (kind === "int") {
+        if (!/^[+-]?\d+$/.test(value)) throw new UsageError(`invalid value ${JSON.stringify(value)} for flag -${name}: parse error`);
+        values[name] = Number.parseInt(value, 10);
+      } else if (kind === "list") {
+        values[name] = [...(values[name] ?? []), ...value.split(",")];
+      } else {
+        values[name] = value;
+      }
+    }
+    given.add(name);
+  }
+  return { values, given };
+}
+
+async function writeOut(stream, text) {
+  if (!stream.write(text)) await new Promise((resolve) => stream.once("drain", resolve));
+}
+
+async function printError(err) {
+  await writeOut(process.stderr, indentJSON(err.raw) + "\n");
+  return err.code;
+}
+
+/** Read stdin up to MAX_REQUEST_BYTES (+1 to detect larger). */
+async function readRequest() {
+  const chunks = [];
+  let n = 0;
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk);
+    n += chunk.length;
+    if (n > MAX_REQUEST_BYTES) throw tooLarge();
+  }
+  return new Uint8Array(Buffer.concat(chunks, n));
+}
+
+async function openEngine(snapshot) {
+  try {
+    return await open(snapshot === undefined ? undefined : await readFile(snapshot));
+  } catch (exc) {
+    process.stderr.write(`toolsift: open snapshot in the module: ${exc.message}\n`);
+    return null;
+  }
+}
+
+/** Answer one request per input line, in order: the compact response or the
+ * compact error object (the module's bytes verbatim). Blank lines are skipped. */
+export async function searchBatch(engine, input, output) {
+  let parts = []; // pieces of the current line
+  let size = 0; // bytes in parts
+  let oversized = false; // the current line did not fit the buffer: being skipped
+  const answer = async (line) => {
+    let text;
+    try {
+      text = engine.searchRaw(line);
+    } catch (err) {
+      if (!(err instanceof ToolsiftError)) throw err;
+      text = err.raw;
+    }
+    await writeOut(output, text + "\n");
+  };
+  const finishLine = async () => {
+    if (oversized) {
+      oversized = false;
+      await writeOut(output, tooLarge().raw + "\n");
+      return;
+    }
+    let line = parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
+    parts = [];
+    size = 0;
+    let end = line.length; // rstrip "\r\n" characters
+    while (end > 0 && (line[end - 1] === 0x0a || line[end - 1] === 0x0d)) end--;
+    line = line.subarray(0, end);
+    if (isBlank(line)) return;
+    await answer(new Uint8Array(line.buffer, line.byteOffset, line.byteLength));
+  };
+  const append = (piece) => {
+    if (oversized || piece.length === 0) return;
+    if (size + piece.length > BATCH_BUFFER - 1) { // with its "\n" the line no longer fits the buffer
+      oversized = true;
+      parts = [];
+      size = 0;
+      return;
+    }
+    parts.push(Buffer.from(piece)); // a copy: the stream may reuse its chunk
+    size += piece.length;
+  };
+  for await (const chunk of input) {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, start);
+      if (nl < 0) { append(chunk.subarray(start)); break; }
+      append(chunk.subarray(start, nl)); // the line's content, without its "\n"
+      await finishLine();
+      start = nl + 1;
+    }
+  }
+  if (oversized || size > 0) await finishLine();
+  return 0;
+}
+
+async function cmdSearch({ values: a, given }) {
+  const flagNames = ["query", "limit", "candidate-limit", "product", "effect", "exclude"];
+  let request;
+  if (a.batch) {
+    for (const name of ["request-json", ...flagNames]) {
+      if (given.has(name)) {
+        return printError(validation("ambiguous_input",
+          `--batch reads whole requests from stdin and cannot be combined with --${name}`));
+      }
+    }
+  } else if (a["request-json"] !== undefined && a["request-json"].trim() !== "") {
+    if (a["request-json"].trim() !== "-") return printError(validation("invalid_transport", "--request-json only accepts - (standard input)"));
+    for (const name of flagNames) {
+      if (given.has(name)) return printError(validation("ambiguous_input", `--request-json cannot be combined with --${name}`));
+    }
+    try { request = await readRequest(); } catch (err) { if (err instanceof ToolsiftError) return printError(err); throw err; }
+  } else {
+    // As Go's json.Marshal of wire.SearchRequest (omitempty fields).
+    const req = { version: "tool-search.v1", query: a.query ?? "" };
+    const limit = a.limit ?? 5;
+    const candidateLimit = a["candidate-limit"] ?? 20;
+    if (limit) req.limit = limit;
+    if (candidateLimit) req.candidate_limit = candidateLimit;
+    for (const [key, name] of [["product_ids", "product"], ["effects", "effect"], ["exclude_canonical", "exclude"]]) {
+      if (a[name]?.length) req[key] = a[name];
+    }
+    request = JSON.stringify(req);
+  }
+  const engine = await openEngine(a.snapshot);
+  if (engine === null) return 1;
+  try {
+    if (a.batch) return await searchBatch(engine, process.stdin, process.stdout);
+    let response;
+    try {
+      response = engine.searchRaw(request, { explain: !!a.explain });
+    } catch (err) {
+      if (err instanceof ToolsiftError) return printError(err);
+      throw err;
+    }
+    await writeOut(process.stdout, response + "\n");
+    return 0;
+  } finally {
+    engine.close();
+  }
+}
+
+async function cmdInspect({ values: a, given }) {
+  const transport = (a["request-json"] ?? "").trim();
+  let request;
+  if (transport === "") {
+    const req = { version: "schema-inspect.v1", canonical_path: a.path ?? "" };
+    if (a["expected-source-hash"]) req.expected_source_hash = a["expected-source-hash"];
+    if (a["expected-surface-hash"]) req.expected_surface_hash = a["expected-surface-hash"];
+    request = JSON.stringify(req);
+  } else if (transport !== "-") {
+    return printError(validation("invalid_transport", "--request-json only accepts - (standard input)"));
+  } else {
+    for (const name of ["path", "expected-source-hash", "expected-surface-hash"]) {
+      if (given.has(name)) return printError(validation("ambiguous_input", `--request-json cannot be combined with --${name}`));
+    }
+    try { request = await readRequest(); } catch (err) { if (err instanceof ToolsiftError) return printError(err); throw err; }
+  }
+  const engine = await openEngine(a.snapshot);
+  if (engine === null) return 1;
+  let response;
+  try {
+    response = engine.inspectRaw(request);
+  } catch (err) {
+    if (err instanceof ToolsiftError) return printError(err);
+    throw err;
+  } finally {
+    engine.close();
+  }
+  await writeOut(process.stdout, response + "\n");
+  return 0;
+}
+
+async function cmdInfo({ values: a }) {
+  const engine = await openEngine(a.snapshot);
+  if (engine === null) return 1;
+  let info;
+  try { info = { engine: "wasm", ...engine.info() }; } finally { engine.close(); }
+  // As the Go CLI: the module's size and toolsift_version.
+  info.module_bytes = (await readFile(new URL("../toolsearch.wasm", import.meta.url))).length;
+  info.module_version = await moduleVersion();
+  await writeOut(process.stdout, JSON.stringify(info, null, 2) + "\n");
+  return 0;
+}
+
+const COMMANDS = { search: cmdSearch, inspect: cmdInspect, info: cmdInfo };
+
+export async function main(argv) {
+  const [command, ...rest] = argv;
+  if (command === undefined) { process.stderr.write(USAGE); return 2; }
+  if (["-h", "-help", "--help", "help"].includes(command)) { process.stdout.write(USAGE); return 0; }
+  const run = COMMANDS[command];
+  if (!run) { process.stderr.write(`toolsift: unknown command ${JSON.stringify(command)}\n\n${USAGE}`); return 2; }
+  let parsed;
+  try {
+    parsed = parseFlags(SPECS[command], rest);
+  } catch (exc) {
+    if (!(exc instanceof UsageError)) throw exc;
+    if (exc.message === "") { process.stdout.write(USAGE); return 0; }
+    process.stderr.write(`toolsift ${command}: ${exc.message}\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await run(parsed);
+  } catch (err) {
+    if (err instanceof ToolsiftError) return printError(err); // e.g. a trap in the host
+    throw err;
+  }
+}
+
+process.stdout.on("error", (err) => {
+  if (err.code === "EPIPE") process.exit(1);
+  throw err;
+});
+process.exitCode = await main(process.argv.slice(2));

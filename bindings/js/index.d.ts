@@ -1,0 +1,163 @@
+// Type declarations for toolsift (written by hand).
+
+/** Bytes accepted wherever the package takes binary input. */
+export type Bytes = Uint8Array | ArrayBuffer | ArrayBufferView;
+
+/** A request: an object (serialised with JSON.stringify), a JSON string, or UTF-8 bytes. */
+export type Request = object | string | Bytes;
+
+export interface OpenOptions {
+  /** The module to run instead of the packaged toolsearch.wasm (bytes or a compiled module). */
+  wasm?: Uint8Array | ArrayBuffer | WebAssembly.Module;
+}
+
+export interface SearchOptions {
+  /** Set flags bit 0: attach score_breakdown to each candidate (for tuning, never for agents). */
+  explain?: boolean;
+}
+
+export interface CatalogVersion {
+  source_hash: string;
+  surface_hash: string;
+}
+
+export interface Candidate {
+  canonical_path: string;
+  primary_cli_path?: string;
+  product_id: string;
+  title: string;
+  agent_summary: string;
+  effect: "read" | "write" | "destructive" | string;
+  risk: "low" | "medium" | "high" | string;
+  confirmation: string;
+  idempotency: string;
+  rank: number;
+  matched_fields?: string[];
+  rank_sources?: string[];
+  requires_inspect: boolean;
+  score_breakdown?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A parsed tool-search.v1 response. */
+export interface SearchResponse {
+  version: "tool-search.v1";
+  catalog: CatalogVersion;
+  query: string;
+  strategy: string;
+  candidates: Candidate[];
+  [key: string]: unknown;
+}
+
+export interface ParameterSpec {
+  type?: string;
+  required?: boolean;
+  cli_required?: boolean;
+  description?: string;
+  [key: string]: unknown;
+}
+
+/** A parsed schema-inspect.v1 response. */
+export interface InspectResponse {
+  version: "schema-inspect.v1";
+  catalog: CatalogVersion;
+  tool_spec: {
+    canonical_path: string;
+    cli_path?: string;
+    agent_summary?: string;
+    description?: string;
+    effect?: string;
+    risk?: string;
+    confirmation?: string;
+    idempotency?: string;
+    parameters?: Record<string, ParameterSpec>;
+    use_when?: string[];
+    avoid_when?: string[];
+    examples?: string[];
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+}
+
+/** What an engine serves (toolsift_info). */
+export interface EngineInfo {
+  profile: string;
+  format: string;
+  source_hash: string;
+  surface_hash: string;
+  tool_count: number;
+  product_count: number;
+  snapshot_bytes: number;
+}
+
+/** toolsift_version. */
+export interface ModuleVersion {
+  abi: number;
+  module: string;
+  snapshot_format: number;
+  profiles: string[];
+  formats: string[];
+}
+
+/**
+ * One module instance serving one snapshot. Calls are synchronous and
+ * single-threaded; for parallel searches run one Engine per Worker.
+ * Construct with {@link open}.
+ */
+export declare class Engine {
+  private constructor();
+  /** The parsed tool-search.v1 response. */
+  search(request: Request, options?: SearchOptions): SearchResponse;
+  /** The module's exact compact tool-search.v1 response (no newline), decoded as UTF-8. */
+  searchRaw(request: Request, options?: SearchOptions): string;
+  /** The parsed schema-inspect.v1 response. */
+  inspect(request: Request): InspectResponse;
+  /** The module's exact pretty schema-inspect.v1 response (no newline). */
+  inspectRaw(request: Request): string;
+  info(): EngineInfo;
+  /** Release the instance; later calls throw EngineClosedError. Idempotent. */
+  close(): void;
+  readonly closed: boolean;
+  /** A trap made the instance unusable: open a new Engine. */
+  readonly broken: boolean;
+}
+
+/**
+ * Open snapshot bytes. Without a snapshot: in Node the bundled DWS snapshot
+ * (dws.snap); in a browser it is fetched next to the package's index.js.
+ * Rejects with ValidationError (invalid_snapshot, unsupported_snapshot_version)
+ * for a bad snapshot.
+ */
+export declare function open(snapshot?: Uint8Array | ArrayBuffer | null, options?: OpenOptions): Promise<Engine>;
+
+/** Build snapshot bytes from a catalog ("dws": a gzip'd tar or the JSON bundle), in a fresh instance. */
+export declare function buildSnapshot(format: string, catalog: Uint8Array | ArrayBuffer | string | object, options?: OpenOptions): Promise<Uint8Array>;
+
+/** toolsift_version of the packaged (or given) module. */
+export declare function moduleVersion(options?: OpenOptions): Promise<ModuleVersion>;
+
+export declare const VERSION: string;
+
+/** A typed failure answered by the module (or by the host, for a trap). */
+export declare class ToolsiftError extends Error {
+  constructor(category: string, code: number, reason: string, message: string, raw?: string);
+  /** "validation" | "discovery" | "internal" */
+  readonly category: string;
+  /** The wire's exit code: 3 validation, 6 discovery, 5 internal. */
+  readonly code: number;
+  /** The stable reason code, e.g. "invalid_limit", "catalog_changed", "invalid_snapshot" ("" when none). */
+  readonly reason: string;
+  /** The module's message (Error#message is "category (reason): detail"). */
+  readonly detail: string;
+  /** The compact error object {"error":{...}} exactly as the module returned it. */
+  readonly raw: string;
+  toJSON(): { error: { category: string; code: number; message: string; reason?: string } };
+}
+/** Category "validation" (code 3): a bad request, snapshot or catalog. */
+export declare class ValidationError extends ToolsiftError {}
+/** Category "discovery" (code 6): the catalog is not what the caller expected. */
+export declare class DiscoveryError extends ToolsiftError {}
+/** Category "internal" (code 5): a module bug, or a host trap (reason "host_failure"). */
+export declare class InternalError extends ToolsiftError {}
+/** A call on an Engine after close(). */
+export declare class EngineClosedError extends Error {}

@@ -1,0 +1,173 @@
+// toolsift: tool search for AI agents, through the toolsift WebAssembly module.
+//
+//   import { open } from "toolsift";
+//   const engine = await open();               // Node: the bundled DWS snapshot
+//   engine.search({ version: "tool-search.v1", query: "给群里发文件" });
+//
+// The module (toolsearch.wasm, WASI preview 1 reactor) runs through
+// @bjorn3/browser_wasi_shim with no file system, environment, arguments or
+// network, in Node and in browsers alike. See wasm/ABI.md in the project.
+
+import {
+  Instance,
+  MAX_HOST_REQUEST_BYTES,
+  compiledModule,
+  packagedSnapshot,
+  toBytes,
+  encodeText,
+  decodeText,
+} from "./src/runtime.js";
+import { EngineClosedError, validation } from "./src/errors.js";
+
+export {
+  ToolsiftError,
+  ValidationError,
+  DiscoveryError,
+  InternalError,
+  EngineClosedError,
+} from "./src/errors.js";
+
+export const VERSION = "0.1.0";
+
+/** Request bytes: an object is serialised with JSON.stringify (UTF-8);
+ * a string is encoded as UTF-8; bytes are passed as they are. */
+function encodeRequest(request) {
+  let data;
+  if (typeof request === "string") {
+    data = encodeText(request);
+  } else if (request instanceof Uint8Array || request instanceof ArrayBuffer || ArrayBuffer.isView(request)) {
+    data = toBytes(request, "request");
+  } else if (request !== null && typeof request === "object") {
+    data = encodeText(JSON.stringify(request));
+  } else {
+    throw new TypeError(`request must be an object, a string or a Uint8Array, not ${request === null ? "null" : typeof request}`);
+  }
+  if (data.byteLength > MAX_HOST_REQUEST_BYTES) {
+    throw validation("request_too_large",
+      `request of ${data.byteLength} bytes is larger than the host's limit of ${MAX_HOST_REQUEST_BYTES} bytes`);
+  }
+  return data;
+}
+
+/**
+ * Search and inspect one snapshot through one instance of the module.
+ * Calls are synchronous and single-threaded; for parallel searches use one
+ * Engine per Worker (see README.md).
+ */
+export class Engine {
+  constructor(token, inst) {
+    if (token !== Engine.#token) throw new TypeError("use toolsift.open(snapshot)");
+    this.#inst = inst;
+  }
+
+  static #token = Symbol("Engine");
+  #inst;
+
+  /** @internal */
+  static async _open(snapshot, options) {
+    const module = await compiledModule(options?.wasm);
+    const bytes = snapshot == null ? await packagedSnapshot() : toBytes(snapshot, "snapshot");
+    const inst = await Instance.create(module);
+    inst.open(bytes);
+    return new Engine(Engine.#token, inst);
+  }
+
+  #live() {
+    if (this.#inst === null) throw new EngineClosedError();
+    return this.#inst;
+  }
+
+  /** The exact compact tool-search.v1 response (no newline), decoded as UTF-8. */
+  searchRaw(request, { explain = false } = {}) {
+    const data = encodeRequest(request);
+    return decodeText(this.#live().search(data, explain ? 1 : 0));
+  }
+
+  /** The parsed tool-search.v1 response. */
+  search(request, options) {
+    return JSON.parse(this.searchRaw(request, options));
+  }
+
+  /** The exact pretty schema-inspect.v1 response (no newline). */
+  inspectRaw(request) {
+    const data = encodeRequest(request);
+    return decodeText(this.#live().inspect(data));
+  }
+
+  /** The parsed schema-inspect.v1 response. */
+  inspect(request) {
+    return JSON.parse(this.inspectRaw(request));
+  }
+
+  /** What the engine serves: profile, format, source_hash, surface_hash,
+   * tool_count, product_count, snapshot_bytes. */
+  info() {
+    return JSON.parse(decodeText(this.#live().info()));
+  }
+
+  /** Whether close() was called. */
+  get closed() {
+    return this.#inst === null;
+  }
+
+  /** Whether a trap made the instance unusable (open a new Engine). */
+  get broken() {
+    return this.#inst !== null && this.#inst.broken;
+  }
+
+  /** Release the instance. Later calls throw EngineClosedError. Idempotent. */
+  close() {
+    if (this.#inst === null) return;
+    this.#inst.close();
+    this.#inst = null;
+  }
+}
+
+// `using engine = await open()` where explicit resource management exists.
+if (typeof Symbol.dispose === "symbol") {
+  Engine.prototype[Symbol.dispose] = function dispose() { this.close(); };
+}
+
+/**
+ * Open snapshot bytes. Without a snapshot: in Node the bundled DWS snapshot;
+ * in a browser it is fetched from the package (next to toolsearch.wasm).
+ * A bad snapshot rejects with ValidationError (invalid_snapshot or
+ * unsupported_snapshot_version).
+ * @param {Uint8Array|ArrayBuffer} [snapshot]
+ * @param {{wasm?: Uint8Array|ArrayBuffer|WebAssembly.Module}} [options]
+ */
+export function open(snapshot, options) {
+  return Engine._open(snapshot, options);
+}
+
+async function oneShot(op, options) {
+  const inst = await Instance.create(await compiledModule(options?.wasm));
+  return op(inst); // the instance (and its memory) is dropped afterwards
+}
+
+/**
+ * Build snapshot bytes from a catalog in a fresh instance
+ * (toolsift_build_snapshot), byte-identical to `wasmhost snapshot build`.
+ * `catalog`: the DWS dump as bytes (a gzip'd tar, or the JSON bundle), a
+ * string of that JSON, or an object of it (serialised with JSON.stringify).
+ * @returns {Promise<Uint8Array>}
+ */
+export async function buildSnapshot(format, catalog, options) {
+  if (typeof format !== "string" || !/^[\x00-\x7f]*$/.test(format)) throw new TypeError("format must be an ASCII string");
+  let data;
+  if (typeof catalog === "string") data = encodeText(catalog);
+  else if (catalog instanceof Uint8Array || catalog instanceof ArrayBuffer || ArrayBuffer.isView(catalog)) data = toBytes(catalog, "catalog");
+  else if (catalog !== null && typeof catalog === "object") data = encodeText(JSON.stringify(catalog));
+  else throw new TypeError("catalog must be a Uint8Array, a string or an object");
+  const fmt = encodeText(format);
+  return oneShot((inst) => inst.buildSnapshot(fmt, data), options);
+}
+
+let versionCache = null;
+
+/** toolsift_version: {abi, module, snapshot_format, profiles, formats}. */
+export async function moduleVersion(options) {
+  if (options?.wasm != null) return JSON.parse(decodeText(await oneShot((inst) => inst.version(), options)));
+  if (versionCache === null) versionCache = JSON.parse(decodeText(await oneShot((inst) => inst.version())));
+  return structuredClone(versionCache);
+}

@@ -1,0 +1,232 @@
+// The WebAssembly side: one compiled module per realm, one instance per Engine.
+// Everything here follows wasm/ABI.md (ABI version 1) of the toolsift project.
+// The same code runs in Node (>= 20) and in browsers; the only difference is
+// how the packaged files are read (node:fs for file: URLs, fetch otherwise).
+
+import { WASI, File, OpenFile, ConsoleStdout } from "@bjorn3/browser_wasi_shim";
+import { decodeModuleError, hostFailure } from "./errors.js";
+
+/** ABI version this binding speaks. */
+export const ABI_VERSION = 1;
+
+/** The host refuses (without copying) inputs larger than this; the module
+ * itself refuses requests over 64 KiB with the same reason. */
+export const MAX_HOST_REQUEST_BYTES = 64 << 20;
+
+const EXPORTS = {
+  toolsift_alloc: 1,
+  toolsift_free: 1,
+  toolsift_version: 0,
+  toolsift_open: 2,
+  toolsift_close: 1,
+  toolsift_info: 1,
+  toolsift_search: 4,
+  toolsift_inspect: 3,
+  toolsift_build_snapshot: 4,
+};
+
+const WASM_URL = new URL("../toolsearch.wasm", import.meta.url);
+const SNAPSHOT_URL = new URL("../dws.snap", import.meta.url);
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: false });
+
+/** Read a packaged file: node:fs for file: URLs (Node), fetch otherwise (browsers). */
+async function readPackaged(url) {
+  if (url.protocol === "file:") {
+    const { readFile } = await import("node:fs/promises");
+    const buf = await readFile(url);
+    return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  }
+  const res = await fetch(url);
+  if (!res.ok) throw hostFailure(`fetch ${url}: HTTP ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+let defaultModule = null; // Promise<WebAssembly.Module>
+let defaultSnapshot = null; // Promise<Uint8Array>
+
+/** The packaged toolsearch.wasm, compiled once per realm. */
+export function compiledModule(wasm) {
+  if (wasm instanceof WebAssembly.Module) return Promise.resolve(wasm);
+  if (wasm != null) return WebAssembly.compile(toBytes(wasm, "options.wasm"));
+  if (defaultModule === null) {
+    defaultModule = readPackaged(WASM_URL).then((b) => WebAssembly.compile(b));
+    defaultModule.catch(() => { defaultModule = null; });
+  }
+  return defaultModule;
+}
+
+/** The packaged DWS snapshot (dws.snap) bytes. */
+export function packagedSnapshot() {
+  if (defaultSnapshot === null) {
+    defaultSnapshot = readPackaged(SNAPSHOT_URL);
+    defaultSnapshot.catch(() => { defaultSnapshot = null; });
+  }
+  return defaultSnapshot;
+}
+
+/** Uint8Array view of bytes given as Uint8Array / ArrayBuffer / other views. */
+export function toBytes(data, what) {
+  if (data instanceof Uint8Array) return data;
+  if (data instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && data instanceof SharedArrayBuffer)) {
+    return new Uint8Array(data);
+  }
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  throw new TypeError(`${what} must be a Uint8Array or an ArrayBuffer, not ${data === null ? "null" : typeof data}`);
+}
+
+export function encodeText(s) {
+  return encoder.encode(s);
+}
+
+export function decodeText(b) {
+  return decoder.decode(b);
+}
+
+const STDERR_KEEP = 4096;
+
+/**
+ * One instantiated module. Single-threaded (JS is); after a trap
+ * (`broken`) it must be discarded.
+ */
+export class Instance {
+  /** @param {WebAssembly.Module} module */
+  static async create(module) {
+    const self = new Instance();
+    self.broken = false;
+    self.handle = 0;
+    self.stderr = "";
+    // No preopened directory, no environment, no arguments (wasm/ABI.md):
+    // fd 0 is an empty read-only file, stdout is discarded, stderr keeps its
+    // last few KiB (a Go panic prints there) for trap messages.
+    const stdin = new OpenFile(new File(new Uint8Array(0), { readonly: true }));
+    const stdout = new ConsoleStdout(() => {});
+    const stderr = new ConsoleStdout((data) => {
+      self.stderr = (self.stderr + decoder.decode(data)).slice(-STDERR_KEEP);
+    });
+    const wasi = new WASI([], [], [stdin, stdout, stderr], { debug: false });
+    let inst;
+    try {
+      inst = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi.wasiImport });
+    } catch (exc) {
+      throw hostFailure(`instantiate: ${exc?.message ?? exc}`);
+    }
+    const ex = inst.exports;
+    if (!(ex.memory instanceof WebAssembly.Memory)) throw hostFailure('module broke the ABI: no exported "memory"');
+    for (const [name, arity] of Object.entries(EXPORTS)) {
+      if (typeof ex[name] !== "function") throw hostFailure(`module broke the ABI: missing export ${name}`);
+      if (ex[name].length !== arity) throw hostFailure(`module broke the ABI: export ${name} takes ${ex[name].length} parameters, want ${arity}`);
+    }
+    if (typeof ex._initialize !== "function") throw hostFailure("module broke the ABI: missing export _initialize");
+    self.ex = ex;
+    self.memory = ex.memory;
+    try {
+      wasi.initialize(inst); // a reactor: _initialize starts the Go runtime
+    } catch (exc) {
+      throw hostFailure(`initialize: ${exc?.message ?? exc}${self.stderrTail()}`);
+    }
+    return self;
+  }
+
+  stderrTail() {
+    const t = this.stderr.trim();
+    return t ? ` (module stderr: ${t.slice(-500)})` : "";
+  }
+
+  // -- low level -------------------------------------------------------
+
+  call(name, ...params) {
+    if (this.broken) throw hostFailure("the instance trapped earlier and is unusable; open a new Engine");
+    try {
+      return this.ex[name](...params);
+    } catch (exc) {
+      this.broken = true;
+      let text = String(exc?.message ?? exc);
+      if (text.length > 500) text = text.slice(0, 500) + "…";
+      throw hostFailure(`the module trapped; the instance is discarded: ${text}${this.stderrTail()}`);
+    }
+  }
+
+  put(data) {
+    if (data.byteLength === 0) return 0;
+    if (data.byteLength > 0x7fffffff) throw hostFailure(`buffer of ${data.byteLength} bytes does not fit an i32 length`);
+    const ptr = this.call("toolsift_alloc", data.byteLength) >>> 0;
+    if (ptr === 0) {
+      this.broken = true;
+      throw hostFailure(`module broke the ABI: toolsift_alloc(${data.byteLength}) returned 0`);
+    }
+    const mem = new Uint8Array(this.memory.buffer);
+    if (ptr + data.byteLength > mem.byteLength) {
+      this.broken = true;
+      throw hostFailure(`module broke the ABI: toolsift_alloc returned 0x${ptr.toString(16)} outside memory`);
+    }
+    mem.set(data, ptr);
+    return ptr;
+  }
+
+  /** Copy a result out, free it, and return the payload bytes or throw its error. */
+  take(descriptor) {
+    const d = BigInt.asUintN(64, BigInt(descriptor));
+    const ptr = Number(d >> 32n);
+    const n = Number(d & 0xffffffffn);
+    const mem = new Uint8Array(this.memory.buffer);
+    if (n === 0 || ptr + n > mem.byteLength) {
+      this.broken = true;
+      throw hostFailure(`module broke the ABI: result descriptor 0x${d.toString(16)} (memory ${mem.byteLength} bytes)`);
+    }
+    const status = mem[ptr];
+    const payload = mem.slice(ptr + 1, ptr + n); // a copy
+    this.call("toolsift_free", ptr | 0);
+    if (status === 0) return payload;
+    if (status === 1) throw decodeModuleError(decoder.decode(payload));
+    this.broken = true;
+    throw hostFailure(`module broke the ABI: result status byte ${status}`);
+  }
+
+  invoke(name, lead, bufs, trail = []) {
+    const ptrs = [];
+    const params = [...lead];
+    try {
+      for (const b of bufs) {
+        const p = this.put(b);
+        ptrs.push(p);
+        params.push(p | 0, b.byteLength);
+      }
+      params.push(...trail);
+      const descriptor = this.call(name, ...params);
+      return this.take(descriptor);
+    } finally {
+      if (!this.broken) for (const p of ptrs) if (p) this.call("toolsift_free", p | 0);
+    }
+  }
+
+  // -- ABI calls -------------------------------------------------------
+
+  open(snapshot) {
+    const out = this.invoke("toolsift_open", [], [snapshot]);
+    if (out.byteLength !== 4) {
+      this.broken = true;
+      throw hostFailure(`module broke the ABI: toolsift_open returned ${out.byteLength} payload bytes, want 4`);
+    }
+    const handle = new DataView(out.buffer, out.byteOffset, 4).getUint32(0, true);
+    if (handle === 0) {
+      this.broken = true;
+      throw hostFailure("module broke the ABI: toolsift_open returned handle 0");
+    }
+    this.handle = handle;
+  }
+
+  close() {
+    if (this.handle && !this.broken) {
+      try { this.call("toolsift_close", this.handle | 0); } catch { /* the instance is dropped anyway */ }
+    }
+    this.handle = 0;
+  }
+
+  info() { return this.take(this.call("toolsift_info", this.handle | 0)); }
+  search(request, flags) { return this.invoke("toolsift_search", [this.handle | 0], [request], [flags]); }
+  inspect(request) { return this.invoke("toolsift_inspect", [this.handle | 0], [request]); }
+  version() { return this.take(this.call("toolsift_version")); }
+  buildSnapshot(fmt, catalog) { return this.invoke("toolsift_build_snapshot", [], [fmt, catalog]); }
+}

@@ -1,0 +1,148 @@
+// Package files, typed errors, corrupted snapshots, lifecycle.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import * as toolsift from "../index.js";
+import { open, buildSnapshot, moduleVersion, ToolsiftError, ValidationError, DiscoveryError, InternalError, EngineClosedError } from "../index.js";
+import { PKG, REPO, CHINESE_QUERY } from "./helpers.mjs";
+
+const DWS = readFileSync(path.join(REPO, "testdata", "dws", "dws.snap"));
+
+let engine;
+before(async () => { engine = await open(); });
+after(() => engine.close());
+
+test("package files are byte-identical to the repository copies", () => {
+  for (const [pkg, repo] of [["toolsearch.wasm", "wasm/toolsearch.wasm"], ["dws.snap", "testdata/dws/dws.snap"]]) {
+    const a = readFileSync(path.join(PKG, pkg));
+    const b = readFileSync(path.join(REPO, repo));
+    assert.ok(a.equals(b), `${pkg} differs from ../../${repo}; copy it again`);
+  }
+  const pj = JSON.parse(readFileSync(path.join(PKG, "package.json"), "utf8"));
+  for (const f of ["toolsearch.wasm", "dws.snap", "index.js", "index.d.ts"]) assert.ok(pj.files.includes(f), f);
+});
+
+test("exports", () => {
+  for (const name of ["open", "buildSnapshot", "moduleVersion", "Engine", "ToolsiftError", "ValidationError",
+    "DiscoveryError", "InternalError", "EngineClosedError"]) assert.ok(name in toolsift, name);
+  assert.ok(new ValidationError("validation", 3, "x", "m") instanceof ToolsiftError);
+  assert.ok(new DiscoveryError("discovery", 6, "x", "m") instanceof ToolsiftError);
+  assert.ok(new InternalError("internal", 5, "x", "m") instanceof Error);
+});
+
+test("moduleVersion", async () => {
+  const v = await moduleVersion();
+  assert.equal(v.abi, 1);
+  assert.equal(v.module, "toolsift");
+  assert.ok(v.formats.includes("dws"));
+});
+
+test("info and a Chinese search", () => {
+  const info = engine.info();
+  assert.equal(info.tool_count, 1122);
+  assert.equal(info.profile, "dws-v1");
+  assert.equal(info.snapshot_bytes, DWS.length);
+  const raw = engine.searchRaw(CHINESE_QUERY);
+  assert.ok(!raw.endsWith("\n"));
+  const parsed = engine.search(CHINESE_QUERY);
+  assert.deepEqual(parsed, JSON.parse(raw));
+  assert.equal(parsed.query, CHINESE_QUERY.query);
+  assert.ok(parsed.candidates.length > 0 && parsed.candidates.length <= 5);
+  // string, bytes and object requests give the same bytes
+  const s = JSON.stringify(CHINESE_QUERY);
+  assert.equal(engine.searchRaw(s), raw);
+  assert.equal(engine.searchRaw(new TextEncoder().encode(s)), raw);
+  assert.equal(engine.searchRaw(new TextEncoder().encode(s).buffer), raw);
+});
+
+test("explain attaches score_breakdown", () => {
+  const r = engine.search(CHINESE_QUERY, { explain: true });
+  assert.ok(r.candidates.every((c) => "score_breakdown" in c));
+  assert.ok(engine.search(CHINESE_QUERY).candidates.every((c) => !("score_breakdown" in c)));
+});
+
+test("inspect of the top result with the response's hashes", () => {
+  const r = engine.search({ version: "tool-search.v1", query: "查询群消息已读状态" });
+  const top = r.candidates[0];
+  assert.equal(top.canonical_path, "chat.query_msg_read_status");
+  const req = { version: "schema-inspect.v1", canonical_path: top.canonical_path,
+    expected_source_hash: r.catalog.source_hash, expected_surface_hash: r.catalog.surface_hash };
+  const raw = engine.inspectRaw(req);
+  assert.ok(raw.startsWith("{\n  \"version\": \"schema-inspect.v1\""));
+  assert.equal(engine.inspect(req).tool_spec.canonical_path ?? top.canonical_path, top.canonical_path);
+  assert.throws(() => engine.inspect({ ...req, expected_source_hash: "sha256:" + "0".repeat(64) }),
+    (e) => e instanceof DiscoveryError && e.category === "discovery" && e.code === 6);
+});
+
+function expectError(fn, Cls, category, reason) {
+  assert.throws(fn, (e) => {
+    assert.ok(e instanceof Cls, `${e?.constructor?.name}: ${e?.message}`);
+    assert.equal(e.category, category);
+    assert.equal(e.reason, reason);
+    assert.equal(JSON.parse(e.raw).error.reason, reason);
+    return true;
+  });
+}
+
+test("bad input gives typed errors", () => {
+  expectError(() => engine.searchRaw("{"), ValidationError, "validation", "invalid_request_json");
+  expectError(() => engine.searchRaw("not json"), ValidationError, "validation", "invalid_request_json");
+  expectError(() => engine.searchRaw({ version: "tool-search.v1", query: "q", bogus: 1 }), ValidationError, "validation", "invalid_request_json");
+  expectError(() => engine.searchRaw({ version: "tool-search.v2", query: "q" }), ValidationError, "validation", "unsupported_version");
+  const big = { version: "tool-search.v1", query: "q", pad: "x".repeat(65 * 1024) };
+  expectError(() => engine.searchRaw(big), ValidationError, "validation", "request_too_large");
+  expectError(() => engine.searchRaw({ version: "tool-search.v1", query: "q", limit: 21 }), ValidationError, "validation", "invalid_limit");
+  const err = (() => { try { engine.searchRaw("{"); } catch (e) { return e; } })();
+  assert.equal(err.code, 3);
+  assert.deepEqual(err.toJSON(), JSON.parse(err.raw));
+  assert.ok(err.message.includes("invalid_request_json"));
+  assert.throws(() => engine.searchRaw(42), TypeError);
+  assert.throws(() => engine.searchRaw(null), TypeError);
+  // the engine still answers
+  assert.ok(engine.search(CHINESE_QUERY).candidates.length > 0);
+});
+
+test("corrupted snapshots are refused and an open engine still answers", async () => {
+  const before = engine.searchRaw(CHINESE_QUERY);
+  const flipped = new Uint8Array(DWS);
+  flipped[DWS.length >> 1] ^= 0xff;
+  for (const [label, bytes] of [["flipped body byte", flipped], ["truncated", DWS.subarray(0, DWS.length - 100)],
+    ["header only", DWS.subarray(0, 24)], ["garbage", new TextEncoder().encode("not a snapshot")]]) {
+    await assert.rejects(open(bytes), (e) => {
+      assert.ok(e instanceof ValidationError, `${label}: ${e}`);
+      assert.equal(e.reason, "invalid_snapshot", label);
+      return true;
+    });
+  }
+  assert.equal(engine.searchRaw(CHINESE_QUERY), before);
+});
+
+test("an explicit snapshot and wasm module", async () => {
+  const mod = await WebAssembly.compile(readFileSync(path.join(REPO, "wasm", "toolsearch.wasm")));
+  const e = await open(DWS.buffer.slice(DWS.byteOffset, DWS.byteOffset + DWS.length), { wasm: mod });
+  try {
+    assert.equal(e.searchRaw(CHINESE_QUERY), engine.searchRaw(CHINESE_QUERY));
+  } finally {
+    e.close();
+  }
+});
+
+test("close", async () => {
+  const e = await open(DWS);
+  assert.equal(e.closed, false);
+  e.close();
+  e.close();
+  assert.equal(e.closed, true);
+  assert.throws(() => e.searchRaw(CHINESE_QUERY), EngineClosedError);
+  assert.throws(() => e.info(), EngineClosedError);
+});
+
+test("buildSnapshot from the DWS catalog dump is byte-identical to dws.snap", async () => {
+  const tar = readFileSync(path.join(REPO, "testdata", "dws", "catalog.tar.gz"));
+  const snap = await buildSnapshot("dws", tar);
+  assert.ok(snap instanceof Uint8Array);
+  assert.ok(Buffer.from(snap).equals(DWS), "built snapshot differs from testdata/dws/dws.snap");
+  await assert.rejects(buildSnapshot("nope", tar), (e) => e instanceof ValidationError && e.reason === "unknown_format");
+  await assert.rejects(buildSnapshot("dws", "{not json"), (e) => e instanceof ValidationError && e.reason === "invalid_catalog");
+});
