@@ -15,7 +15,9 @@ COUNT     ?= 5
 PYTHON    ?= python3
 VENV      ?= .venv
 
-.PHONY: test vet fmt-check unit race wasm-check wasm python-test js-test search bench fuzz
+SOAK      ?= 10m
+
+.PHONY: test vet fmt-check unit race wasm-check wasm python-test js-test search bench fuzz soak
 
 test: fmt-check vet wasm-check unit race python-test js-test
 
@@ -71,3 +73,8 @@ fuzz:
 	    $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg; \
 	  done; \
 	done
+
+# The load test with live catalog swaps, for SOAK (default 10m); the normal
+# tests run it for 2 s.
+soak:
+	TOOLSIFT_SOAK=$(SOAK) $(GO) test -count=1 -v -timeout 0 -run '^TestLoadWithSwaps$$' ./hostapi/

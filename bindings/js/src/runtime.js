@@ -87,6 +87,25 @@ export function decodeText(b) {
 const STDERR_KEEP = 4096;
 
 /**
+ * The whole world the module sees: no arguments, no environment, and three
+ * file descriptors — an empty read-only stdin, a discarded stdout and a
+ * stderr handed to onStderr. No PreopenDirectory: the module cannot open a
+ * file. Exported so that a test can show it.
+ * @param {(data: Uint8Array) => void} onStderr
+ */
+export function sandbox(onStderr) {
+  return {
+    args: [],
+    env: [],
+    fds: [
+      new OpenFile(new File(new Uint8Array(0), { readonly: true })),
+      new ConsoleStdout(() => {}),
+      new ConsoleStdout(onStderr),
+    ],
+  };
+}
+
+/**
  * One instantiated module. Single-threaded (JS is); after a trap
  * (`broken`) it must be discarded.
  */
@@ -100,12 +119,10 @@ export class Instance {
     // No preopened directory, no environment, no arguments (wasm/ABI.md):
     // fd 0 is an empty read-only file, stdout is discarded, stderr keeps its
     // last few KiB (a Go panic prints there) for trap messages.
-    const stdin = new OpenFile(new File(new Uint8Array(0), { readonly: true }));
-    const stdout = new ConsoleStdout(() => {});
-    const stderr = new ConsoleStdout((data) => {
+    const { args, env, fds } = sandbox((data) => {
       self.stderr = (self.stderr + decoder.decode(data)).slice(-STDERR_KEEP);
     });
-    const wasi = new WASI([], [], [stdin, stdout, stderr], { debug: false });
+    const wasi = new WASI(args, env, fds, { debug: false });
     let inst;
     try {
       inst = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi.wasiImport });
