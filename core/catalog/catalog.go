@@ -23,6 +23,8 @@ package catalog
 // actually present.
 //msgp:limit arrays:131072 maps:64
 
+import "strings"
+
 // Catalog is one immutable generation of a tool catalog.
 type Catalog struct {
 	// Format names the importer that produced the catalog ("dws", …).
@@ -153,16 +155,16 @@ const (
 // MCP tool names its procedure; a local tool has none; a composite tool has
 // none but states why).
 func (i Interface) AgentExecutable() bool {
-	if trimSpace(i.Availability) != Available {
+	if strings.TrimSpace(i.Availability) != Available {
 		return false
 	}
-	switch trimSpace(i.Mode) {
+	switch strings.TrimSpace(i.Mode) {
 	case ModeMCP:
 		return i.Ref != nil
 	case ModeLocal:
 		return i.Ref == nil
 	case ModeComposite:
-		return i.Ref == nil && trimSpace(i.Reason) != ""
+		return i.Ref == nil && strings.TrimSpace(i.Reason) != ""
 	}
 	return false
 }

@@ -234,5 +234,3 @@ func StableUnique(values []string) []string {
 	}
 	return out
 }
-
-func trimSpace(s string) string { return strings.TrimSpace(s) }

@@ -20,10 +20,15 @@ import (
 
 // Engine is an immutable search and inspect engine over one catalog.
 type Engine struct {
+	*built       // shared by every view of the same engine (see WithExplain)
+	explain bool // attach score_breakdown to every candidate
+}
+
+// built is everything New derives from a catalog; it never changes after.
+type built struct {
 	profile   *profile.Profile
 	tokenizer text.Tokenizer
 	version   catalog.VersionRef
-	explain   bool
 	catalog   *catalog.Catalog
 
 	products []*catalog.Product // sorted by ID
@@ -96,13 +101,13 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
 	if !ok {
 		return nil, fmt.Errorf("profile %s names unknown tokenizer %q", p.Name, p.Tokenizer)
 	}
-	e := &Engine{
+	e := &Engine{built: &built{
 		profile:     p,
 		tokenizer:   tokenizer,
 		version:     cat.Version,
 		catalog:     cat,
 		productByID: make(map[string]int, len(cat.Products)),
-	}
+	}}
 	for i := range cat.Products {
 		e.products = append(e.products, &cat.Products[i])
 	}
@@ -266,12 +271,7 @@ func (e *Engine) WithExplain(on bool) *Engine {
 	if on == e.explain {
 		return e
 	}
-	c := &Engine{
-		profile: e.profile, tokenizer: e.tokenizer, version: e.version, explain: on, catalog: e.catalog,
-		products: e.products, tools: e.tools, docs: e.docs, executable: e.executable, identity: e.identity, index: e.index,
-		productByID: e.productByID, productCores: e.productCores,
-	}
-	return c
+	return &Engine{built: e.built, explain: on}
 }
 
 // SearchJSON decodes a tool-search.v1 request, searches, and returns the
