@@ -13,8 +13,8 @@ import (
 	"github.com/tetratelabs/wazero"
 
 	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/dws"
-	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/hostapi"
@@ -48,6 +48,7 @@ type engineFlags struct {
 	engine   string
 	snapshot string
 	catalog  string
+	format   string
 	cacheDir string
 	explain  bool
 }
@@ -56,7 +57,8 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.engine, "engine", "wasm", "engine: wasm (the WebAssembly module on wazero) or native (the Go core in this process)")
 	fs.StringVar(&f.snapshot, "snapshot", "", "snapshot file to serve (default: the built-in DWS snapshot)")
 	fs.StringVar(&f.cacheDir, "cache-dir", defaultCacheDir(), `where compiled module code is cached between runs ("" disables the cache)`)
-	fs.StringVar(&f.catalog, "catalog", "", "DWS catalog dump (a directory of catalog.json + tools/, or a .tar.gz of them) to index instead of a snapshot")
+	fs.StringVar(&f.catalog, "catalog", "", "catalog to index instead of a snapshot (see --format)")
+	fs.StringVar(&f.format, "format", dws.Format, "format of --catalog: "+strings.Join(importer.Formats(), ", ")+" (dws: a dump directory or .tar.gz)")
 }
 
 // snapshotBytes returns the snapshot to serve: --snapshot, a snapshot built
@@ -68,7 +70,7 @@ func (f *engineFlags) snapshotBytes(ctx context.Context) ([]byte, error) {
 	case f.snapshot != "":
 		return os.ReadFile(f.snapshot)
 	case f.catalog != "":
-		return buildSnapshot(ctx, f.engine, dws.Format, f.catalog, f.hostOptions()...)
+		return buildSnapshot(ctx, f.engine, f.format, f.catalog, f.hostOptions()...)
 	}
 	return testdata.DWSSnapshot, nil
 }
@@ -95,34 +97,22 @@ func (f *engineFlags) open(ctx context.Context) (backend, error) {
 	return nil, fmt.Errorf("unknown --engine %q (wasm or native)", f.engine)
 }
 
-// buildSnapshot indexes a catalog dump directory with the chosen engine;
-// both give the same bytes.
-func buildSnapshot(ctx context.Context, engineName, format, dir string, opts ...hostapi.Option) ([]byte, error) {
-	if format != dws.Format {
-		return nil, fmt.Errorf("unknown --format %q (known: %s)", format, dws.Format)
-	}
-	files, err := readDump(dir)
+// buildSnapshot imports a catalog (a file, or for dws also a dump
+// directory) and indexes it with the chosen engine; both give the same bytes.
+func buildSnapshot(ctx context.Context, engineName, format, path string, opts ...hostapi.Option) ([]byte, error) {
+	data, err := readCatalog(format, path)
 	if err != nil {
 		return nil, fmt.Errorf("read catalog: %w", err)
 	}
 	switch engineName {
 	case "native":
-		cat, err := dws.Import(files)
+		cat, p, err := importer.Import(format, data)
 		if err != nil {
 			return nil, fmt.Errorf("import catalog: %w", err)
 		}
-		return snapshot.Build(cat, profile.DWSV1)
+		return snapshot.Build(cat, p)
 	case "wasm":
-		// The module takes the dump as one JSON object of file name → JSON.
-		bundle := map[string]json.RawMessage{}
-		for name, data := range files {
-			bundle[filepath.ToSlash(name)] = data
-		}
-		encoded, err := json.Marshal(bundle)
-		if err != nil {
-			return nil, fmt.Errorf("bundle catalog: %w", err)
-		}
-		return hostapi.BuildSnapshot(ctx, format, encoded, opts...)
+		return hostapi.BuildSnapshot(ctx, format, data, opts...)
 	}
 	return nil, fmt.Errorf("unknown --engine %q (wasm or native)", engineName)
 }
@@ -148,20 +138,29 @@ func defaultCacheDir() string {
 	return filepath.Join(dir, "toolsift", "wazero")
 }
 
-// readDump reads a DWS dump from a directory or from a .tar.gz file.
-func readDump(path string) (dws.Files, error) {
+// readCatalog reads the bytes the importer of format takes. A DWS dump
+// directory becomes one JSON object of file name → content, the form the
+// module accepts besides a .tar.gz.
+func readCatalog(format, path string) ([]byte, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
-	if st.IsDir() {
-		return dws.FilesFromFS(os.DirFS(path))
+	if !st.IsDir() {
+		return os.ReadFile(path)
 	}
-	data, err := os.ReadFile(path)
+	if format != dws.Format {
+		return nil, fmt.Errorf("%s is a directory; a %s catalog is one file", path, format)
+	}
+	files, err := dws.FilesFromFS(os.DirFS(path))
 	if err != nil {
 		return nil, err
 	}
-	return dws.FilesFromTarGz(data)
+	bundle := map[string]json.RawMessage{}
+	for name, data := range files {
+		bundle[filepath.ToSlash(name)] = data
+	}
+	return json.Marshal(bundle)
 }
 
 type nativeBackend struct {

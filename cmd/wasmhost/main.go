@@ -8,12 +8,16 @@
 //	wasmhost search --batch              one request per stdin line, one answer per stdout line
 //	wasmhost inspect --request-json -    one schema-inspect.v1 request on stdin
 //	wasmhost inspect --path P --expected-source-hash H1 --expected-surface-hash H2
-//	wasmhost snapshot build --format dws --in DIR -o FILE.snap
+//	wasmhost snapshot build --format F --in PATH -o FILE.snap
+//	                                     F: dws, toolsift, mcp, openai, anthropic, beir
 //	wasmhost info                        hashes, tool count, profile, sizes
+//	wasmhost eval --corpus corpus.jsonl --queries queries.jsonl --qrels qrels.tsv
+//	                                     ranking quality on a labelled benchmark
 //
 // Every command takes --engine (wasm, the default: the WebAssembly module on
 // wazero; or native: the Go core in this process), --snapshot FILE (default:
-// the built-in DWS snapshot) and --catalog DIR (a DWS dump to index instead).
+// the built-in DWS snapshot) and --catalog PATH with --format F (a catalog
+// to index instead).
 // Both engines answer with the same bytes. Errors print as
 // {"error":{…}} on stderr with exit code 3 (validation), 5 (internal) or 6
 // (discovery); in --batch mode they print on stdout in the failing request's

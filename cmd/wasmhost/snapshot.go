@@ -7,22 +7,24 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
+	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/hostapi"
 	"github.com/toolsift/toolsift/wasm"
 )
 
-// runSnapshot: wasmhost snapshot build --format dws --in DIR -o FILE.snap
+// runSnapshot: wasmhost snapshot build --format FORMAT --in PATH -o FILE.snap
 func runSnapshot(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] != "build" {
-		fmt.Fprintln(stderr, "usage: wasmhost snapshot build --format dws --in DIR -o FILE.snap [--engine wasm|native]")
+		fmt.Fprintln(stderr, "usage: wasmhost snapshot build --format FORMAT --in PATH -o FILE.snap [--engine wasm|native]\nformats: "+strings.Join(importer.Formats(), ", "))
 		return 2
 	}
 	fs := flag.NewFlagSet("wasmhost snapshot build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", dws.Format, "catalog format of --in")
-	in := fs.String("in", "", "catalog: a directory (for dws: catalog.json + tools/<product>.json) or a .tar.gz of it")
+	format := fs.String("format", dws.Format, "catalog format of --in: "+strings.Join(importer.Formats(), ", "))
+	in := fs.String("in", "", "catalog file (for dws also a directory of catalog.json + tools/<product>.json, or a .tar.gz of it)")
 	out := fs.String("o", "", "snapshot file to write")
 	engineName := fs.String("engine", "wasm", "engine that builds it: wasm (the module) or native (the Go core); the bytes are the same")
 	var common engineFlags

@@ -71,6 +71,11 @@ type Tool struct {
 	DryRun      RawJSON `msg:"dry_run,allownil"`
 	Result      RawJSON `msg:"result,allownil"`
 	Pagination  RawJSON `msg:"pagination,allownil"`
+
+	// InputSchema is the JSON Schema of a generic tool's arguments (MCP
+	// inputSchema, OpenAI parameters, Anthropic input_schema), returned by
+	// Inspect verbatim; nil for DWS tools, whose parameters are CLI flags.
+	InputSchema RawJSON `msg:"input_schema,allownil"`
 }
 
 // Identity holds every name a tool can be addressed by. CanonicalPath is
@@ -147,13 +152,14 @@ const (
 	ModeMCP       = "mcp"
 	ModeLocal     = "local"
 	ModeComposite = "composite"
+	ModeFunction  = "function" // a generic function tool the agent's runtime executes
 	Available     = "available"
 )
 
 // AgentExecutable reports whether an agent may invoke the tool: it must be
 // available, and its mode must be consistent with its interface reference (an
-// MCP tool names its procedure; a local tool has none; a composite tool has
-// none but states why).
+// MCP tool names its procedure; a local or function tool has none; a
+// composite tool has none but states why).
 func (i Interface) AgentExecutable() bool {
 	if strings.TrimSpace(i.Availability) != Available {
 		return false
@@ -161,7 +167,7 @@ func (i Interface) AgentExecutable() bool {
 	switch strings.TrimSpace(i.Mode) {
 	case ModeMCP:
 		return i.Ref != nil
-	case ModeLocal:
+	case ModeLocal, ModeFunction:
 		return i.Ref == nil
 	case ModeComposite:
 		return i.Ref == nil && strings.TrimSpace(i.Reason) != ""

@@ -956,8 +956,8 @@ func (z *Selection) Msgsize() (s int) {
 // MarshalMsg implements msgp.Marshaler
 func (z *Tool) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// array header, size 13
-	o = append(o, 0x9d)
+	// array header, size 14
+	o = append(o, 0x9e)
 	o, err = z.Identity.MarshalMsg(o)
 	if err != nil {
 		err = msgp.WrapError(err, "Identity")
@@ -1014,6 +1014,11 @@ func (z *Tool) MarshalMsg(b []byte) (o []byte, err error) {
 	} else {
 		o = msgp.AppendBytes(o, []byte(z.Pagination))
 	}
+	if z.InputSchema == nil { // allownil: if nil
+		o = msgp.AppendNil(o)
+	} else {
+		o = msgp.AppendBytes(o, []byte(z.InputSchema))
+	}
 	return
 }
 
@@ -1025,8 +1030,8 @@ func (z *Tool) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.WrapError(err)
 		return
 	}
-	if zb0001 != 13 {
-		err = msgp.ArrayError{Wanted: 13, Got: zb0001}
+	if zb0001 != 14 {
+		err = msgp.ArrayError{Wanted: 14, Got: zb0001}
 		return
 	}
 	bts, err = z.Identity.UnmarshalMsg(bts)
@@ -1241,6 +1246,37 @@ func (z *Tool) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			z.Pagination = RawJSON(zb0011)
 		}
 	}
+	if msgp.IsNil(bts) {
+		bts = bts[1:]
+		z.InputSchema = nil
+	} else {
+		{
+			var zb0013 []byte
+			var zb0014 uint32
+			zb0014, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "InputSchema")
+				return
+			}
+			if zb0014 > z597e1446limitArrays {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			zb0013 = []byte(z.InputSchema)
+			if zb0013 == nil || uint32(cap(zb0013)) < zb0014 {
+				zb0013 = make([]byte, zb0014)
+			} else {
+				zb0013 = zb0013[:zb0014]
+			}
+			if uint32(len(bts)) < zb0014 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			copy(zb0013, bts[:zb0014])
+			bts = bts[zb0014:]
+			z.InputSchema = RawJSON(zb0013)
+		}
+	}
 	o = bts
 	return
 }
@@ -1251,7 +1287,7 @@ func (z *Tool) Msgsize() (s int) {
 	for za0001 := range z.Parameters {
 		s += z.Parameters[za0001].Msgsize()
 	}
-	s += z.Safety.Msgsize() + z.Interface.Msgsize() + z.Selection.Msgsize() + msgp.BytesPrefixSize + len([]byte(z.Constraints)) + msgp.BytesPrefixSize + len([]byte(z.Positionals)) + msgp.BytesPrefixSize + len([]byte(z.DryRun)) + msgp.BytesPrefixSize + len([]byte(z.Result)) + msgp.BytesPrefixSize + len([]byte(z.Pagination))
+	s += z.Safety.Msgsize() + z.Interface.Msgsize() + z.Selection.Msgsize() + msgp.BytesPrefixSize + len([]byte(z.Constraints)) + msgp.BytesPrefixSize + len([]byte(z.Positionals)) + msgp.BytesPrefixSize + len([]byte(z.DryRun)) + msgp.BytesPrefixSize + len([]byte(z.Result)) + msgp.BytesPrefixSize + len([]byte(z.Pagination)) + msgp.BytesPrefixSize + len([]byte(z.InputSchema))
 	return
 }
 

@@ -76,6 +76,7 @@ type IdentityIndex struct {
 	byCanonical map[string]int
 	byToolPath  map[string]int
 	byCLIPath   map[string]int
+	byName      map[string]int // bare tool names, only after IndexBareNames
 }
 
 // NewIdentityIndex indexes tools (canonical paths, tool paths, CLI paths,
@@ -133,10 +134,47 @@ func NewIdentityIndex(tools []*Tool) (*IdentityIndex, error) {
 	return idx, nil
 }
 
+// IndexBareNames makes Resolve accept a tool's bare name (Identity.Name,
+// "create_issue" for "github.create_issue") when exactly one tool has that
+// name and the name is not already another tool's canonical, tool or CLI
+// path. Generic catalogs use it: agents know tools by the name they call.
+// tools must be the list the index was built from.
+func (x *IdentityIndex) IndexBareNames(tools []*Tool) {
+	owners := make(map[string]int, len(tools))
+	for pos, tool := range tools {
+		name := tool.Identity.Name
+		if _, seen := owners[name]; seen {
+			owners[name] = -1 // ambiguous: resolves to no tool
+			continue
+		}
+		owners[name] = pos
+	}
+	x.byName = make(map[string]int, len(owners))
+	for pos, tool := range tools {
+		name := tool.Identity.Name
+		if name == "" || owners[name] != pos {
+			continue
+		}
+		if other, taken := x.resolvePath(name); taken && other != pos {
+			continue
+		}
+		x.byName[name] = pos
+	}
+}
+
 // Resolve finds a tool by exact canonical path, then tool path, then
-// normalized CLI path (in that order). Case-sensitive; no fuzzy matching.
+// normalized CLI path, then (if indexed) bare name, in that order.
+// Case-sensitive; no fuzzy matching.
 func (x *IdentityIndex) Resolve(path string) (int, bool) {
 	path = strings.TrimSpace(path)
+	if pos, ok := x.resolvePath(path); ok {
+		return pos, true
+	}
+	pos, ok := x.byName[path]
+	return pos, ok
+}
+
+func (x *IdentityIndex) resolvePath(path string) (int, bool) {
 	if pos, ok := x.byCanonical[path]; ok {
 		return pos, true
 	}

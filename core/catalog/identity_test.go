@@ -56,6 +56,35 @@ func TestIdentityIndexResolves(t *testing.T) {
 	require.False(t, ok, "identities are case-sensitive")
 }
 
+func TestIdentityIndexBareNames(t *testing.T) {
+	named := func(canonical, name string) *catalog.Tool {
+		return &catalog.Tool{Identity: catalog.Identity{CanonicalPath: canonical, Path: canonical, Name: name}}
+	}
+	tools := []*catalog.Tool{
+		named("github.create_issue", "create_issue"),
+		named("github.search", "search"),
+		named("jira.search", "search"),                  // "search" is ambiguous
+		named("tools.math.factorial", "math.factorial"), // a bare name with a dot
+		named("x.github.search", "github.search"),       // a name that is another tool's canonical path
+	}
+	idx, err := catalog.NewIdentityIndex(tools)
+	require.NoError(t, err)
+	_, ok := idx.Resolve("create_issue")
+	require.False(t, ok, "bare names resolve only once indexed")
+
+	idx.IndexBareNames(tools)
+	for q, want := range map[string]int{"create_issue": 0, " create_issue ": 0, "math.factorial": 3, "github.search": 1, "jira.search": 2} {
+		got, ok := idx.Resolve(q)
+		require.True(t, ok, q)
+		require.Equal(t, want, got, q)
+	}
+	_, ok = idx.Resolve("search")
+	require.False(t, ok, "an ambiguous bare name resolves to no tool")
+	got, ok := idx.ResolveQuery("math.factorial")
+	require.True(t, ok)
+	require.Equal(t, 3, got)
+}
+
 func TestIdentityIndexRefusesCollisions(t *testing.T) {
 	for name, tools := range map[string][]*catalog.Tool{
 		"duplicate canonical":   {tool("a.x", "a x"), tool("a.x", "a y")},

@@ -134,6 +134,9 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.ResolveBareNames {
+		identity.IndexBareNames(e.tools)
+	}
 	e.identity = identity
 
 	e.docs = make([]document, len(e.tools))

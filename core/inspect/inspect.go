@@ -127,7 +127,9 @@ func renderTool(dst []byte, tool *catalog.Tool, cliPath string, full bool) []byt
 	o.optStr("availability", tool.Interface.Availability)
 	o.optStrs("avoid_when", tool.Selection.AvoidWhen)
 	o.str("canonical_path", tool.Identity.CanonicalPath)
-	o.str("cli_path", cliPath)
+	if cliPath != "" { // generic tools have no CLI path: their canonical path is their identity
+		o.str("cli_path", cliPath)
+	}
 	o.optStr("confirmation", tool.Safety.Confirmation)
 	if full {
 		o.raw("constraints", tool.Constraints)
@@ -139,6 +141,9 @@ func renderTool(dst []byte, tool *catalog.Tool, cliPath string, full bool) []byt
 		o.optStrs("examples", tool.Selection.Examples)
 	}
 	o.optStr("idempotency", tool.Safety.Idempotency)
+	if full {
+		o.raw("input_schema", tool.InputSchema)
+	}
 	o.optStr("interface_mode", tool.Interface.Mode)
 	o.optStr("interface_reason", tool.Interface.Reason)
 	o.raw("pagination", tool.Pagination)

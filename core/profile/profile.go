@@ -7,6 +7,7 @@ package profile
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/toolsift/toolsift/core/catalog"
@@ -47,6 +48,14 @@ type Profile struct {
 	// IndexUseWhen indexes selection.use_when prose. Off in dws-v1: those
 	// sentences are the evaluation queries, and indexing them leaks answers.
 	IndexUseWhen bool
+	// IdentityProductDescription folds the product's description into the
+	// identity field beside its name. DWS product descriptions are display
+	// names; an MCP server's description is prose, which does not belong
+	// in a field weighted as a name.
+	IdentityProductDescription bool
+	// ResolveBareNames lets the exact guard and Inspect accept a tool's
+	// bare name where it is unique (see catalog.IdentityIndex).
+	ResolveBareNames bool
 
 	// AvoidWhenPenalty multiplies the score of a hit whose avoid_when phrase
 	// the query quotes; phrases containing AvoidWhenBoilerplate are ignored.
@@ -76,6 +85,8 @@ var DWSV1 = &Profile{
 	B:         0.4,
 	Weights:   [NumFields]float64{Identity: 8, Summary: 5, Description: 2, Parameters: 2, UseWhen: 3},
 
+	IdentityProductDescription: true,
+
 	AvoidWhenPenalty:     0.20,
 	AvoidWhenBoilerplate: "需要该 shortcut 未公开的底层参数",
 
@@ -88,7 +99,35 @@ var DWSV1 = &Profile{
 	WeakMatchHint: "候选仅命中弱相关字段，目标能力很可能不存在。最多用 dws schema <product> --compact 复核一次；仍无对应能力就如实结论为不支持，不要逐个候选或逐产品试探。",
 }
 
-var registry = map[string]*Profile{DWSV1.Name: DWSV1}
+// GenericV1 ranks catalogs that are not DWS (MCP servers, OpenAI and
+// Anthropic tool lists, this project's native format) with the dws-v1
+// pipeline, tokenizer and constants. It differs only where DWS data is
+// special: use_when is indexed (authors write it for search, not for
+// evaluation), product descriptions are prose rather than names, bare tool
+// names resolve, no avoid_when phrase is boilerplate, no product-name suffix
+// is generic, and the hints are neutral English. It is a starting point, not
+// a tuned profile: docs/QUALITY.md reports what it scores.
+var GenericV1 = &Profile{
+	Name:      "generic-v1",
+	Tokenizer: "dws-v1",
+	Algorithm: BM25,
+	K1:        0.9,
+	B:         0.4,
+	Weights:   [NumFields]float64{Identity: 8, Summary: 5, Description: 2, Parameters: 2, UseWhen: 3},
+
+	IndexUseWhen:     true,
+	ResolveBareNames: true,
+
+	AvoidWhenPenalty:  0.20,
+	NamedProductBoost: 0.01,
+
+	ScoreQuantum: 1e9,
+
+	AbstainHint:   "No tool in this catalog matches. Inspect a likely product once to check its tools; if none fits, say the capability is not available instead of trying products one by one.",
+	WeakMatchHint: "The candidates match only weakly related fields, so the capability is probably missing. Inspect at most one product to confirm; if none fits, say it is not available instead of trying each candidate.",
+}
+
+var registry = map[string]*Profile{DWSV1.Name: DWSV1, GenericV1.Name: GenericV1}
 
 // Lookup returns the profile registered under name.
 func Lookup(name string) (*Profile, bool) {
@@ -120,7 +159,11 @@ func (p *Profile) Project(tool *catalog.Tool, product *catalog.Product) [NumFiel
 	// Users name products by display name; folding it into identity keeps a
 	// named product's tools from being crowded out by siblings that share
 	// words. Name and Description are both folded (they often repeat).
-	for _, s := range []string{product.Name, product.Description} {
+	productNames := []string{product.Name}
+	if p.IdentityProductDescription {
+		productNames = append(productNames, product.Description)
+	}
+	for _, s := range productNames {
 		if s = strings.TrimSpace(s); s != "" {
 			identity = append(identity, s)
 		}
@@ -144,4 +187,14 @@ func (p *Profile) Project(tool *catalog.Tool, product *catalog.Product) [NumFiel
 		out[UseWhen] = strings.Join(tool.Selection.UseWhen, " ")
 	}
 	return out
+}
+
+// Names lists the registered profiles in byte order.
+func Names() []string {
+	names := make([]string, 0, len(registry))
+	for name := range registry {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
 }

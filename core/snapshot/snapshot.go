@@ -35,7 +35,7 @@ import (
 )
 
 // FormatVersion is the snapshot layout this package writes and reads.
-const FormatVersion = 1
+const FormatVersion = 2
 
 const (
 	magic      = "TSIFTSNP"

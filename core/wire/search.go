@@ -191,8 +191,7 @@ func (r *SearchResponse) AppendJSON(dst []byte) ([]byte, error) {
 func (t *ToolReference) appendJSON(dst []byte) ([]byte, error) {
 	dst = append(dst, `{"canonical_path":`...)
 	dst = jsonw.AppendString(dst, t.CanonicalPath, true)
-	dst = append(dst, `,"primary_cli_path":`...)
-	dst = jsonw.AppendString(dst, t.PrimaryCLIPath, true)
+	dst = appendOptional(dst, `,"primary_cli_path":`, t.PrimaryCLIPath) // generic tools have none
 	dst = append(dst, `,"product_id":`...)
 	dst = jsonw.AppendString(dst, t.ProductID, true)
 	dst = appendOptional(dst, `,"title":`, t.Title)

@@ -57,7 +57,7 @@ func TestErrorJSON(t *testing.T) {
 func TestResponseEncodingMatchesEncodingJSON(t *testing.T) {
 	type ref struct {
 		CanonicalPath   string         `json:"canonical_path"`
-		PrimaryCLIPath  string         `json:"primary_cli_path"`
+		PrimaryCLIPath  string         `json:"primary_cli_path,omitempty"` // every DWS tool has one; generic tools have none
 		ProductID       string         `json:"product_id"`
 		Title           string         `json:"title,omitempty"`
 		AgentSummary    string         `json:"agent_summary,omitempty"`

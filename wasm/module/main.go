@@ -12,15 +12,14 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime"
 	"runtime/debug"
 	"unsafe"
 
 	"github.com/toolsift/toolsift/core/engine"
-	"github.com/toolsift/toolsift/core/importer/dws"
+	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/jsonw"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
@@ -77,9 +76,11 @@ func free(ptr uint32) {
 //go:wasmexport toolsift_version
 func version() uint64 {
 	return guard(func() ([]byte, *wire.Error) {
-		out := fmt.Appendf(nil, `{"abi":%d,"module":"toolsift","snapshot_format":%d,"profiles":["%s"],"formats":["%s"]}`,
-			ABIVersion, snapshot.FormatVersion, profile.DWSV1.Name, dws.Format)
-		return out, nil
+		out := fmt.Appendf(nil, `{"abi":%d,"module":"toolsift","snapshot_format":%d,"profiles":`, ABIVersion, snapshot.FormatVersion)
+		out = appendNames(out, profile.Names())
+		out = append(out, `,"formats":`...)
+		out = appendNames(out, importer.Formats())
+		return append(out, '}'), nil
 	})
 }
 
@@ -191,41 +192,20 @@ func buildSnapshot(formatPtr, formatSize, ptr, size uint32) uint64 {
 		if werr != nil {
 			return nil, werr
 		}
-		if string(format) != dws.Format {
-			return nil, wire.Validation("unknown_format", fmt.Sprintf("unknown catalog format %q (known: %s)", format, dws.Format))
-		}
-		files, err := dwsFiles(data)
-		if err != nil {
+		cat, p, err := importer.Import(string(format), data)
+		var unknown *importer.UnknownFormatError
+		switch {
+		case errors.As(err, &unknown):
+			return nil, wire.Validation("unknown_format", err.Error())
+		case err != nil:
 			return nil, wire.Validation("invalid_catalog", err.Error())
 		}
-		cat, err := dws.Import(files)
-		if err != nil {
-			return nil, wire.Validation("invalid_catalog", err.Error())
-		}
-		snap, err := snapshot.Build(cat, profile.DWSV1)
+		snap, err := snapshot.Build(cat, p)
 		if err != nil {
 			return nil, wire.Validation("invalid_catalog", err.Error())
 		}
 		return snap, nil
 	})
-}
-
-// dwsFiles accepts the dump as a gzip'd tar, or as one JSON object mapping
-// file names to their JSON contents.
-func dwsFiles(data []byte) (dws.Files, error) {
-	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
-		return dws.FilesFromTarGz(data)
-	}
-	var bundle map[string]json.RawMessage
-	decoder := json.NewDecoder(bytes.NewReader(data))
-	if err := decoder.Decode(&bundle); err != nil {
-		return nil, fmt.Errorf("catalog is neither a gzip'd tar nor a JSON object of files: %v", err)
-	}
-	files := dws.Files{}
-	for name, content := range bundle {
-		files[name] = content
-	}
-	return files, nil
 }
 
 func lookup(handle uint32) (*openEngine, *wire.Error) {
@@ -280,4 +260,15 @@ func pin(b []byte) uint32 {
 	ptr := uint32(uintptr(unsafe.Pointer(unsafe.SliceData(b))))
 	buffers[ptr] = b
 	return ptr
+}
+
+func appendNames(dst []byte, names []string) []byte {
+	dst = append(dst, '[')
+	for i, name := range names {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = jsonw.AppendString(dst, name, false)
+	}
+	return append(dst, ']')
 }

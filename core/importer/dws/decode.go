@@ -5,164 +5,80 @@ import (
 	"sort"
 
 	"github.com/toolsift/toolsift/core/catalog"
-	"github.com/toolsift/toolsift/core/jsonw"
+	"github.com/toolsift/toolsift/core/importer/internal/jsonread"
 )
 
-// fields reads typed values out of one decoded JSON object and remembers the
-// first type error, so a decoder reads as a list of assignments.
-type fields struct {
-	object map[string]any
-	err    error
-}
-
-func (f *fields) fail(key, want string) {
-	if f.err == nil {
-		f.err = fmt.Errorf("field %q: want %s, got %T", key, want, f.object[key])
-	}
-}
-
-func (f *fields) str(key string) string {
-	v, ok := f.object[key]
-	if !ok || v == nil {
-		return ""
-	}
-	s, ok := v.(string)
-	if !ok {
-		f.fail(key, "a string")
-	}
-	return s
-}
-
-func (f *fields) boolean(key string) bool {
-	v, ok := f.object[key]
-	if !ok || v == nil {
-		return false
-	}
-	b, ok := v.(bool)
-	if !ok {
-		f.fail(key, "a boolean")
-	}
-	return b
-}
-
-func (f *fields) strs(key string) []string {
-	v, ok := f.object[key]
-	if !ok || v == nil {
-		return nil
-	}
-	list, ok := v.([]any)
-	if !ok {
-		f.fail(key, "an array of strings")
-		return nil
-	}
-	out := make([]string, 0, len(list))
-	for _, item := range list {
-		s, ok := item.(string)
-		if !ok {
-			f.fail(key, "an array of strings")
-			return nil
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-// raw re-encodes a value as compact JSON without HTML escaping, the form
-// Inspect prints; nil when absent.
-func (f *fields) raw(key string) catalog.RawJSON {
-	v, ok := f.object[key]
-	if !ok {
-		return nil
-	}
-	out, err := jsonw.AppendValue(nil, v, false)
-	if err != nil && f.err == nil {
-		f.err = fmt.Errorf("field %q: %w", key, err)
-	}
-	return out
-}
-
-func (f *fields) obj(key string) map[string]any {
-	v, ok := f.object[key]
-	if !ok || v == nil {
-		return nil
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		f.fail(key, "an object")
-	}
-	return m
-}
-
 func decodeProduct(object map[string]any) (catalog.Product, error) {
-	f := fields{object: object}
+	f := jsonread.Fields{Object: object}
 	product := catalog.Product{
-		ID:          f.str("id"),
-		Name:        f.str("name"),
-		Description: f.str("description"),
-		Runtime:     f.boolean("runtime"),
+		ID:          f.Str("id"),
+		Name:        f.Str("name"),
+		Description: f.Str("description"),
+		Runtime:     f.Bool("runtime"),
 		Selection: catalog.Selection{
-			AgentSummary: f.str("agent_summary"),
-			UseWhen:      f.strs("use_when"),
-			AvoidWhen:    f.strs("avoid_when"),
+			AgentSummary: f.Str("agent_summary"),
+			UseWhen:      f.Strs("use_when"),
+			AvoidWhen:    f.Strs("avoid_when"),
 		},
 	}
-	if f.err == nil && product.ID == "" {
-		f.err = fmt.Errorf("field \"id\" is empty")
+	if f.Err == nil && product.ID == "" {
+		f.Err = fmt.Errorf("field \"id\" is empty")
 	}
-	return product, f.err
+	return product, f.Err
 }
 
 func decodeTool(object map[string]any) (catalog.Tool, error) {
-	f := fields{object: object}
+	f := jsonread.Fields{Object: object}
 	tool := catalog.Tool{
 		Identity: catalog.Identity{
-			CanonicalPath:   f.str("canonical_path"),
-			Path:            f.str("path"),
-			Name:            f.str("name"),
-			CLIName:         f.str("cli_name"),
-			CLIPath:         f.str("cli_path"),
-			PrimaryCLIPath:  f.str("primary_cli_path"),
-			Group:           f.str("group"),
-			ProductID:       f.str("product_id"),
-			SourceProductID: f.str("source_product_id"),
-			Aliases:         catalog.SortedUnique(f.strs("aliases")),
-			Visibility:      f.str("visibility"),
+			CanonicalPath:   f.Str("canonical_path"),
+			Path:            f.Str("path"),
+			Name:            f.Str("name"),
+			CLIName:         f.Str("cli_name"),
+			CLIPath:         f.Str("cli_path"),
+			PrimaryCLIPath:  f.Str("primary_cli_path"),
+			Group:           f.Str("group"),
+			ProductID:       f.Str("product_id"),
+			SourceProductID: f.Str("source_product_id"),
+			Aliases:         catalog.SortedUnique(f.Strs("aliases")),
+			Visibility:      f.Str("visibility"),
 		},
-		Title:       f.str("title"),
-		Display:     f.str("display"),
-		Description: f.str("description"),
+		Title:       f.Str("title"),
+		Display:     f.Str("display"),
+		Description: f.Str("description"),
 		Safety: catalog.Safety{
-			Effect:       f.str("effect"),
-			Risk:         f.str("risk"),
-			Confirmation: f.str("confirmation"),
-			Idempotency:  f.str("idempotency"),
+			Effect:       f.Str("effect"),
+			Risk:         f.Str("risk"),
+			Confirmation: f.Str("confirmation"),
+			Idempotency:  f.Str("idempotency"),
 		},
 		Interface: catalog.Interface{
-			Mode:         f.str("interface_mode"),
-			Availability: f.str("availability"),
-			Reason:       f.str("interface_reason"),
+			Mode:         f.Str("interface_mode"),
+			Availability: f.Str("availability"),
+			Reason:       f.Str("interface_reason"),
 		},
 		Selection: catalog.Selection{
-			AgentSummary: f.str("agent_summary"),
-			UseWhen:      f.strs("use_when"),
-			AvoidWhen:    f.strs("avoid_when"),
-			Examples:     f.strs("examples"),
+			AgentSummary: f.Str("agent_summary"),
+			UseWhen:      f.Strs("use_when"),
+			AvoidWhen:    f.Strs("avoid_when"),
+			Examples:     f.Strs("examples"),
 		},
-		Constraints: f.raw("constraints"),
-		Positionals: f.raw("positionals"),
-		DryRun:      f.raw("dry_run"),
-		Result:      f.raw("result"),
-		Pagination:  f.raw("pagination"),
+		Constraints: f.Raw("constraints"),
+		Positionals: f.Raw("positionals"),
+		DryRun:      f.Raw("dry_run"),
+		Result:      f.Raw("result"),
+		Pagination:  f.Raw("pagination"),
 	}
-	if ref := f.obj("interface_ref"); ref != nil {
-		r := fields{object: ref}
-		tool.Interface.Ref = &catalog.InterfaceRef{ProductID: r.str("product_id"), RPCName: r.str("rpc_name")}
-		if r.err != nil && f.err == nil {
-			f.err = fmt.Errorf("interface_ref: %w", r.err)
+	if ref := f.Obj("interface_ref"); ref != nil {
+		r := jsonread.Fields{Object: ref}
+		tool.Interface.Ref = &catalog.InterfaceRef{ProductID: r.Str("product_id"), RPCName: r.Str("rpc_name")}
+		if r.Err != nil && f.Err == nil {
+			f.Err = fmt.Errorf("interface_ref: %w", r.Err)
 		}
 	}
-	for name, raw := range f.obj("parameters") {
-		object, ok := raw.(map[string]any)
+	parameters := f.Obj("parameters")
+	for _, name := range jsonread.SortedKeys(parameters) { // the first error must not depend on map order
+		object, ok := parameters[name].(map[string]any)
 		if !ok {
 			return tool, fmt.Errorf("parameter %q is not an object", name)
 		}
@@ -173,29 +89,29 @@ func decodeTool(object map[string]any) (catalog.Tool, error) {
 		tool.Parameters = append(tool.Parameters, parameter)
 	}
 	sort.Slice(tool.Parameters, func(i, j int) bool { return tool.Parameters[i].Name < tool.Parameters[j].Name })
-	if f.err == nil && tool.Identity.CanonicalPath == "" {
-		f.err = fmt.Errorf("field \"canonical_path\" is empty")
+	if f.Err == nil && tool.Identity.CanonicalPath == "" {
+		f.Err = fmt.Errorf("field \"canonical_path\" is empty")
 	}
-	return tool, f.err
+	return tool, f.Err
 }
 
 func decodeParameter(name string, object map[string]any) (catalog.Parameter, error) {
-	f := fields{object: object}
+	f := jsonread.Fields{Object: object}
 	parameter := catalog.Parameter{
 		Name:                 name,
-		Property:             f.str("property"),
-		Type:                 f.str("type"),
-		Description:          f.str("description"),
-		InterfaceDescription: f.str("interface_description"),
-		InterfaceType:        f.str("interface_type"),
-		Required:             f.boolean("required"),
-		CLIRequired:          f.boolean("cli_required"),
-		RequiredWhen:         f.str("required_when"),
-		Format:               f.str("format"),
-		Enum:                 f.strs("enum"),
-		Default:              f.raw("default"),
-		InterfaceDefault:     f.raw("interface_default"),
-		Example:              f.raw("example"),
+		Property:             f.Str("property"),
+		Type:                 f.Str("type"),
+		Description:          f.Str("description"),
+		InterfaceDescription: f.Str("interface_description"),
+		InterfaceType:        f.Str("interface_type"),
+		Required:             f.Bool("required"),
+		CLIRequired:          f.Bool("cli_required"),
+		RequiredWhen:         f.Str("required_when"),
+		Format:               f.Str("format"),
+		Enum:                 f.Strs("enum"),
+		Default:              f.Raw("default"),
+		InterfaceDefault:     f.Raw("interface_default"),
+		Example:              f.Raw("example"),
 	}
-	return parameter, f.err
+	return parameter, f.Err
 }

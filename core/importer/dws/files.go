@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -64,6 +65,24 @@ func FilesFromFS(fsys fs.FS) (Files, error) {
 		if files[name], err = fs.ReadFile(fsys, name); err != nil {
 			return nil, err
 		}
+	}
+	return files, nil
+}
+
+// FilesFromBytes reads a dump given as one byte string: a gzip'd tar, or a
+// JSON object mapping file names to their JSON contents
+// ({"catalog.json": {…}, "tools/chat.json": {…}, …}).
+func FilesFromBytes(data []byte) (Files, error) {
+	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
+		return FilesFromTarGz(data)
+	}
+	var bundle map[string]json.RawMessage
+	if err := json.Unmarshal(data, &bundle); err != nil {
+		return nil, fmt.Errorf("catalog is neither a gzip'd tar nor a JSON object of files: %v", err)
+	}
+	files := Files{}
+	for name, content := range bundle {
+		files[name] = content
 	}
 	return files, nil
 }

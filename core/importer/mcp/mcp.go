@@ -1,0 +1,146 @@
+// Package mcp imports Model Context Protocol tool lists: the result of one
+// server's tools/list (or the JSON-RPC response that carries it), or several
+// servers at once as {"servers": {"<server>": <tools/list result>, …}}. The
+// server name is the product; a single result goes under
+// native.DefaultProduct.
+//
+// Tool annotations map to the safety vocabulary with the MCP specification's
+// defaults for absent hints (readOnlyHint false, destructiveHint true,
+// idempotentHint false): a tool that says nothing is treated as one that may
+// destroy, as the specification asks clients to assume.
+package mcp
+
+import (
+	"fmt"
+
+	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/importer/internal/jsonread"
+	"github.com/toolsift/toolsift/core/importer/native"
+)
+
+// Format is this importer's name.
+const Format = "mcp"
+
+// Import reads one tools/list result, a JSON-RPC response holding one, or a
+// {"servers": {…}} object of them.
+func Import(data []byte) (*native.Document, error) {
+	value, err := jsonread.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	root, ok := value.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf(`want a tools/list result ({"tools": […]}) or {"servers": {…}}, got %s`, jsonread.TypeName(value))
+	}
+	doc := &native.Document{}
+	if servers, multi := root["servers"]; multi {
+		byName, ok := servers.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf(`field "servers": want an object of server name → tools/list result, got %s`, jsonread.TypeName(servers))
+		}
+		if len(root) != 1 {
+			return nil, fmt.Errorf(`a {"servers": …} catalog must have no other top-level field`)
+		}
+		for _, name := range jsonread.SortedKeys(byName) {
+			product, err := server(name, byName[name])
+			if err != nil {
+				return nil, fmt.Errorf("servers[%q]: %w", name, err)
+			}
+			doc.Products = append(doc.Products, product)
+		}
+		return doc, nil
+	}
+	product, err := server(native.DefaultProduct, root)
+	product.Name = "" // the default product has no display name of its own
+	if err != nil {
+		return nil, err
+	}
+	doc.Products = append(doc.Products, product)
+	return doc, nil
+}
+
+// server reads one tools/list result (unwrapping a JSON-RPC response).
+func server(name string, value any) (native.Product, error) {
+	product := native.Product{ID: native.ProductID(name), Name: name}
+	result, ok := value.(map[string]any)
+	if !ok {
+		return product, fmt.Errorf("want a tools/list result object, got %s", jsonread.TypeName(value))
+	}
+	if inner, isRPC := result["result"].(map[string]any); isRPC && result["jsonrpc"] != nil {
+		result = inner
+	}
+	f := jsonread.Fields{Object: result}
+	tools := f.Arr("tools")
+	if f.Err == nil && !f.Has("tools") {
+		f.Fail(fmt.Errorf(`missing field "tools"`))
+	}
+	if f.Err != nil {
+		return product, f.Err
+	}
+	for i, entry := range tools {
+		tool, err := decodeTool(entry)
+		if err != nil {
+			return product, fmt.Errorf("tools[%d]%s: %w", i, jsonread.Label(entry, "name"), err)
+		}
+		product.Tools = append(product.Tools, tool)
+	}
+	return product, nil
+}
+
+func decodeTool(entry any) (native.Tool, error) {
+	object, ok := entry.(map[string]any)
+	if !ok {
+		return native.Tool{}, fmt.Errorf("want a tool object, got %s", jsonread.TypeName(entry))
+	}
+	f := jsonread.Fields{Object: object}
+	tool := native.Tool{
+		Name:        f.Str("name"),
+		Title:       f.Str("title"),
+		Description: f.Str("description"),
+		Interface:   native.InterfaceMCP,
+	}
+	if f.Err == nil && tool.Name == "" {
+		f.Fail(fmt.Errorf(`field "name": missing or empty`))
+	}
+	if f.Has("inputSchema") {
+		f.Obj("inputSchema")
+		tool.InputSchema = f.Raw("inputSchema")
+	}
+	annotations := jsonread.Fields{Object: f.Obj("annotations")}
+	if tool.Title == "" {
+		tool.Title = annotations.Str("title")
+	}
+	tool.Safety = Safety(annotations.OptBool("readOnlyHint"), annotations.OptBool("destructiveHint"), annotations.OptBool("idempotentHint"))
+	if annotations.Err != nil {
+		f.Fail(fmt.Errorf("annotations: %w", annotations.Err))
+	}
+	return tool, f.Err
+}
+
+// Safety maps MCP tool annotation hints (nil when absent) to the safety
+// vocabulary. Effect: read-only → read; else destructive → destructive;
+// else write. Risk follows the effect (low, high, medium); a destructive
+// tool needs the user's confirmation. A read-only tool is idempotent (it
+// changes nothing, however often it runs); otherwise idempotentHint decides.
+func Safety(readOnlyHint, destructiveHint, idempotentHint *bool) catalog.Safety {
+	hint := func(v *bool, def bool) bool {
+		if v == nil {
+			return def
+		}
+		return *v
+	}
+	readOnly, destructive, idempotent := hint(readOnlyHint, false), hint(destructiveHint, true), hint(idempotentHint, false)
+	s := catalog.Safety{Confirmation: "not_required", Idempotency: "non_idempotent"}
+	switch {
+	case readOnly:
+		s.Effect, s.Risk, s.Idempotency = "read", "low", "idempotent"
+	case destructive:
+		s.Effect, s.Risk, s.Confirmation = "destructive", "high", "user_required"
+	default:
+		s.Effect, s.Risk = "write", "medium"
+	}
+	if !readOnly && idempotent {
+		s.Idempotency = "idempotent"
+	}
+	return s
+}

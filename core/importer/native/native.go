@@ -1,0 +1,360 @@
+// Package native is the catalog format of this project (toolsift-catalog.v1)
+// and the hub of every generic importer: the MCP, OpenAI, Anthropic and
+// BEIR importers translate their input into a Document, and Build turns a
+// Document into a catalog.Catalog. One path from a Document to a catalog
+// means one set of rules for names, limits, defaults and hashes, whatever
+// the source format was.
+//
+// The JSON form is described by docs/catalog.schema.json. Build normalises a
+// document (defaults filled in, parameters derived from the input schema,
+// everything sorted) and the catalog's source hash is the SHA-256 of that
+// normalised document encoded by AppendJSON: two inputs that mean the same
+// catalog get the same hash, whichever format they came in.
+package native
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/text"
+)
+
+// Format is the name of this importer; Version is the document version the
+// JSON form must carry.
+const (
+	Format  = "toolsift"
+	Version = "toolsift-catalog.v1"
+)
+
+// DefaultProduct is the product of tools whose source format names none (a
+// single MCP tools/list result, OpenAI tools outside a namespace, Anthropic
+// tools, BEIR corpus entries without a "server::" prefix).
+const DefaultProduct = "tools"
+
+// ProductID derives a product ID from a name that a foreign format uses for
+// grouping (an MCP server name, a ToolBench tool name): surrounding white
+// space is trimmed and each "." becomes "_", since a canonical path is
+// "<product>.<name>". The importer keeps the original as the display name.
+func ProductID(name string) string {
+	return strings.ReplaceAll(strings.TrimSpace(name), ".", "_")
+}
+
+// Limits of one catalog. They bound the work and memory of a build, and keep
+// a hostile or mistaken input (a 10 MB description) from becoming a huge
+// index: an input over a limit is refused with an error that names it.
+const (
+	MaxTools          = 131072   // the snapshot's per-list limit
+	MaxNameBytes      = 256      // product IDs, tool names, aliases
+	MaxTextBytes      = 64 << 10 // each description, summary or other prose
+	MaxParameters     = 1024     // per tool, after flattening the input schema
+	MaxSchemaBytes    = 1 << 20  // each input schema, compact
+	MaxParameterDepth = 3        // nested object properties flattened as a.b.c
+)
+
+// Document is one catalog in the native model.
+type Document struct {
+	Products []Product
+}
+
+// Product groups tools: an MCP server, an OpenAI namespace, or DefaultProduct.
+type Product struct {
+	ID          string // no '.', since a canonical path is "<product>.<name>"
+	Name        string // display name; "" means the ID
+	Description string
+	Tools       []Tool
+}
+
+// Tool is one callable tool.
+type Tool struct {
+	Name        string // unique within its product; may contain '.'
+	Title       string
+	Summary     string // one line for an agent choosing among tools
+	Description string
+	Aliases     []string // other exact names the identity guard accepts
+	Interface   string   // InterfaceFunction (default) or InterfaceMCP
+	// InputSchema is the tool's JSON Schema (compact, keys sorted), returned
+	// by Inspect verbatim; Parameters are derived from it when absent.
+	InputSchema catalog.RawJSON
+	Parameters  []Parameter
+	Safety      catalog.Safety
+	// Availability is catalog.Available (default) or "unavailable", with
+	// UnavailableReason saying why.
+	Availability      string
+	UnavailableReason string
+	UseWhen           []string
+	AvoidWhen         []string
+	Examples          []string
+}
+
+// Parameter is one input of a tool. Nested object properties are flattened
+// to dotted names ("filter.state"), array items to "items[].name".
+type Parameter struct {
+	Name        string
+	Type        string // JSON Schema type(s), "|"-joined
+	Description string
+	Required    bool
+	Enum        []string // enum values; non-strings as their JSON text
+	Default     catalog.RawJSON
+}
+
+// Interfaces say how a tool is called: a function the agent's runtime
+// executes, or an MCP tool on the server named by its product.
+const (
+	InterfaceFunction = catalog.ModeFunction
+	InterfaceMCP      = catalog.ModeMCP
+)
+
+var (
+	effects      = []string{"", "read", "write", "destructive"}
+	risks        = []string{"", "low", "medium", "high"}
+	confirmation = []string{"", "not_required", "user_required"}
+	idempotency  = []string{"", "idempotent", "non_idempotent", "unknown"}
+)
+
+// Build validates and normalises doc and returns its catalog, recording
+// format as the importer's name. doc is normalised in place. Errors name the
+// product, the tool and the field.
+func Build(doc *Document, format string) (*catalog.Catalog, error) {
+	if err := normalize(doc); err != nil {
+		return nil, err
+	}
+	encoded := AppendJSON(nil, doc)
+	sum := sha256.Sum256(encoded)
+
+	cat := &catalog.Catalog{Format: format, Products: make([]catalog.Product, len(doc.Products))}
+	var all []*catalog.Tool
+	for i := range doc.Products {
+		p := &doc.Products[i]
+		product := catalog.Product{ID: p.ID, Name: p.Name, Description: p.Description, Tools: make([]catalog.Tool, len(p.Tools))}
+		if product.Name == "" {
+			product.Name = p.ID
+		}
+		for j := range p.Tools {
+			product.Tools[j] = catalogTool(p.ID, &p.Tools[j])
+		}
+		cat.Products[i] = product
+		for j := range cat.Products[i].Tools {
+			all = append(all, &cat.Products[i].Tools[j])
+		}
+	}
+	cat.Version = catalog.VersionRef{
+		SourceHash:  "sha256:" + hex.EncodeToString(sum[:]),
+		SurfaceHash: catalog.SurfaceHash(all),
+	}
+	return cat, nil
+}
+
+func catalogTool(productID string, t *Tool) catalog.Tool {
+	canonical := productID + "." + t.Name
+	tool := catalog.Tool{
+		Identity: catalog.Identity{
+			CanonicalPath: canonical,
+			Path:          canonical,
+			Name:          t.Name,
+			ProductID:     productID,
+			Aliases:       catalog.SortedUnique(t.Aliases),
+		},
+		Title:       t.Title,
+		Description: t.Description,
+		Safety:      t.Safety,
+		Interface:   catalog.Interface{Mode: t.Interface, Availability: t.Availability, Reason: t.UnavailableReason},
+		Selection: catalog.Selection{
+			AgentSummary: t.Summary,
+			UseWhen:      t.UseWhen,
+			AvoidWhen:    t.AvoidWhen,
+			Examples:     t.Examples,
+		},
+		InputSchema: t.InputSchema,
+	}
+	if t.Interface == InterfaceMCP {
+		tool.Interface.Ref = &catalog.InterfaceRef{ProductID: productID, RPCName: t.Name}
+	}
+	for _, p := range t.Parameters {
+		tool.Parameters = append(tool.Parameters, catalog.Parameter{
+			Name:        p.Name,
+			Property:    p.Name,
+			Type:        p.Type,
+			Description: p.Description,
+			Required:    p.Required,
+			Enum:        p.Enum,
+			Default:     p.Default,
+		})
+	}
+	return tool
+}
+
+// normalize checks every limit and rule, fills defaults, derives parameters
+// from input schemas and sorts products, tools and parameters.
+func normalize(doc *Document) error {
+	tools := 0
+	for i := range doc.Products {
+		tools += len(doc.Products[i].Tools)
+	}
+	if tools == 0 {
+		return fmt.Errorf("the catalog has no tools")
+	}
+	if tools > MaxTools {
+		return fmt.Errorf("the catalog has %d tools; the limit is %d", tools, MaxTools)
+	}
+	sort.SliceStable(doc.Products, func(i, j int) bool { return doc.Products[i].ID < doc.Products[j].ID })
+	for i := range doc.Products {
+		p := &doc.Products[i]
+		if i > 0 && p.ID == doc.Products[i-1].ID {
+			return fmt.Errorf("product %q appears twice", p.ID)
+		}
+		if err := checkProduct(p); err != nil {
+			return fmt.Errorf("product %q: %w", p.ID, err)
+		}
+		sort.SliceStable(p.Tools, func(a, b int) bool { return p.Tools[a].Name < p.Tools[b].Name })
+		for j := range p.Tools {
+			t := &p.Tools[j]
+			if j > 0 && t.Name == p.Tools[j-1].Name {
+				return fmt.Errorf("product %q: tool name %q appears twice", p.ID, t.Name)
+			}
+			if err := normalizeTool(t); err != nil {
+				return fmt.Errorf("tool %q: %w", p.ID+"."+t.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+func checkProduct(p *Product) error {
+	if err := checkName("id", p.ID); err != nil {
+		return err
+	}
+	if strings.Contains(p.ID, ".") {
+		return fmt.Errorf(`field "id": must not contain "." (a canonical path is <product>.<name>)`)
+	}
+	if len(p.Tools) == 0 {
+		return fmt.Errorf("has no tools")
+	}
+	return checkTexts(map[string]string{"name": p.Name, "description": p.Description})
+}
+
+func normalizeTool(t *Tool) error {
+	if err := checkName("name", t.Name); err != nil {
+		return err
+	}
+	for _, alias := range t.Aliases {
+		if err := checkName("aliases", alias); err != nil {
+			return err
+		}
+	}
+	if err := checkTexts(map[string]string{
+		"title": t.Title, "summary": t.Summary, "description": t.Description, "unavailable_reason": t.UnavailableReason,
+		"use_when": strings.Join(t.UseWhen, "\n"), "avoid_when": strings.Join(t.AvoidWhen, "\n"), "examples": strings.Join(t.Examples, "\n"),
+	}); err != nil {
+		return err
+	}
+
+	switch t.Interface {
+	case "":
+		t.Interface = InterfaceFunction
+	case InterfaceFunction, InterfaceMCP:
+	default:
+		return fmt.Errorf(`field "interface": %q is not one of %q, %q`, t.Interface, InterfaceFunction, InterfaceMCP)
+	}
+	switch t.Availability {
+	case "":
+		t.Availability = catalog.Available
+	case catalog.Available, "unavailable":
+	default:
+		return fmt.Errorf(`field "availability": %q is not "available" or "unavailable"`, t.Availability)
+	}
+	if t.Availability == catalog.Available && t.UnavailableReason != "" {
+		return fmt.Errorf(`field "unavailable_reason": set on an available tool`)
+	}
+	for _, c := range []struct {
+		field, value string
+		allowed      []string
+	}{
+		{"safety.effect", t.Safety.Effect, effects},
+		{"safety.risk", t.Safety.Risk, risks},
+		{"safety.confirmation", t.Safety.Confirmation, confirmation},
+		{"safety.idempotency", t.Safety.Idempotency, idempotency},
+	} {
+		if !contains(c.allowed, c.value) {
+			return fmt.Errorf("field %q: %q is not one of %s", c.field, c.value, strings.Join(c.allowed[1:], ", "))
+		}
+	}
+
+	if len(t.InputSchema) > MaxSchemaBytes {
+		return fmt.Errorf(`field "input_schema": %d bytes; the limit is %d`, len(t.InputSchema), MaxSchemaBytes)
+	}
+	if t.Parameters == nil && len(t.InputSchema) > 0 {
+		parameters, err := ParametersFromSchema(t.InputSchema)
+		if err != nil {
+			return fmt.Errorf(`field "input_schema": %w`, err)
+		}
+		t.Parameters = parameters
+	}
+	if len(t.Parameters) > MaxParameters {
+		return fmt.Errorf("%d parameters; the limit is %d", len(t.Parameters), MaxParameters)
+	}
+	sort.SliceStable(t.Parameters, func(a, b int) bool { return t.Parameters[a].Name < t.Parameters[b].Name })
+	for i := range t.Parameters {
+		p := &t.Parameters[i]
+		// Parameter names come from schemas as they are (" asset_id " occurs
+		// in real catalogs); they are bounded, not judged.
+		if p.Name == "" || len(p.Name) > MaxNameBytes {
+			return fmt.Errorf("parameter %q: the name must have 1 to %d bytes", p.Name, MaxNameBytes)
+		}
+		if i > 0 && p.Name == t.Parameters[i-1].Name {
+			return fmt.Errorf("parameter %q appears twice", p.Name)
+		}
+		if err := checkTexts(map[string]string{"type": p.Type, "description": p.Description, "enum": strings.Join(p.Enum, "\n")}); err != nil {
+			return fmt.Errorf("parameter %q: %w", p.Name, err)
+		}
+	}
+	return nil
+}
+
+// checkName refuses an empty name, surrounding white space, a name over
+// MaxNameBytes, and any control or invisible/direction-changing character:
+// a name must look exactly like what it matches.
+func checkName(field, name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("field %q: empty", field)
+	case len(name) > MaxNameBytes:
+		return fmt.Errorf("field %q: %d bytes; the limit is %d", field, len(name), MaxNameBytes)
+	case !utf8.ValidString(name):
+		return fmt.Errorf("field %q: not valid UTF-8", field)
+	case strings.TrimSpace(name) != name:
+		return fmt.Errorf("field %q: %q has surrounding white space", field, name)
+	case text.CheckUnsafe(name) != text.Safe || strings.ContainsAny(name, "\t\n"):
+		return fmt.Errorf("field %q: %q contains a control or invisible character", field, name)
+	}
+	return nil
+}
+
+// checkTexts bounds prose fields, checking them in key order so that the
+// error is the same on every run.
+func checkTexts(fields map[string]string) error {
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if n := len(fields[k]); n > MaxTextBytes {
+			return fmt.Errorf("field %q: %d bytes; the limit is %d", k, n, MaxTextBytes)
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
