@@ -80,6 +80,11 @@ func (f *engineFlags) open(ctx context.Context) (backend, error) {
 	if err != nil {
 		return nil, err
 	}
+	return f.openBytes(ctx, snap)
+}
+
+// openBytes serves the snapshot snap with the chosen engine.
+func (f *engineFlags) openBytes(ctx context.Context, snap []byte) (backend, error) {
 	switch f.engine {
 	case "wasm":
 		e, err := hostapi.Open(ctx, snap, f.hostOptions()...)

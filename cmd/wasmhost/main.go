@@ -41,6 +41,7 @@ commands:
   inspect          show one tool's compact spec, checked against the catalog hashes (schema-inspect.v1)
   snapshot build   index a catalog into a snapshot file
   info             what the engine serves: catalog hashes, tool count, profile, sizes
+  eval             ranking quality on a labelled benchmark (nDCG, Recall, MRR) or the DWS proxy sets
 
 run "wasmhost <command> -h" for the flags of a command.
 `
@@ -59,6 +60,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runSnapshot(args[1:], stdout, stderr)
 	case "info":
 		return runInfo(args[1:], stdout, stderr)
+	case "eval":
+		return runEval(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
