@@ -130,7 +130,12 @@ export declare class Engine {
  */
 export declare function open(snapshot?: Uint8Array | ArrayBuffer | null, options?: OpenOptions): Promise<Engine>;
 
-/** Build snapshot bytes from a catalog ("dws": a gzip'd tar or the JSON bundle), in a fresh instance. */
+/**
+ * Build snapshot bytes from a catalog, in a fresh instance; the bytes equal `wasmhost snapshot build`.
+ * Formats: "dws" (a gzip'd tar or the JSON bundle of the DWS dump), "toolsift" (toolsift-catalog.v1 JSON),
+ * "mcp" (tools/list results, or {"servers": {...}}), "openai", "anthropic" (tool definition arrays),
+ * "beir" (a benchmark's corpus.jsonl). See docs/CATALOGS.md.
+ */
 export declare function buildSnapshot(format: string, catalog: Uint8Array | ArrayBuffer | string | object, options?: OpenOptions): Promise<Uint8Array>;
 
 /** toolsift_version of the packaged (or given) module. */

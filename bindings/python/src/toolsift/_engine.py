@@ -273,13 +273,17 @@ def build_snapshot(format: str, catalog: CatalogSource, *, memory_limit: int = D
     """Build snapshot bytes from a catalog in a fresh instance
     (``toolsift_build_snapshot``), byte-identical to ``wasmhost snapshot build``.
 
-    ``format`` names the importer (``"dws"``). ``catalog`` is the dump as bytes
-    (a gzip'd tar of ``catalog.json`` and ``tools/<product>.json``, or the JSON
-    bundle ``{"catalog.json":{...},"tools/chat.json":{...},...}``), a str of that
-    JSON, a dict of it (serialised compactly), or a path (os.PathLike) to a
-    file holding either form. Takes seconds and a linear memory near 300 MiB
-    for DWS. A refused catalog raises :class:`ValidationError`
-    (``unknown_format`` or ``invalid_catalog``)."""
+    ``format`` names the importer: ``"dws"`` (the DWS dump: a gzip'd tar of
+    ``catalog.json`` and ``tools/<product>.json``, or the JSON bundle
+    ``{"catalog.json":{...},"tools/chat.json":{...},...}``), ``"toolsift"``
+    (toolsift-catalog.v1 JSON), ``"mcp"`` (a ``tools/list`` result, or
+    ``{"servers": {...}}``), ``"openai"`` or ``"anthropic"`` (tool definition
+    lists) or ``"beir"`` (a benchmark's corpus.jsonl); see docs/CATALOGS.md.
+    ``catalog`` is the input as bytes, a str, a dict (serialised compactly),
+    or a path (os.PathLike) to a file. Takes seconds and a linear memory near
+    300 MiB for DWS. A refused catalog raises :class:`ValidationError`
+    (``unknown_format`` or ``invalid_catalog``, with a message naming the
+    entry and the field)."""
     if isinstance(catalog, dict):
         data = json.dumps(catalog, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     elif isinstance(catalog, str):

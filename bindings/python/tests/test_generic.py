@@ -1,0 +1,58 @@
+"""The generic-v1 catalog (a multi-server MCP catalog) through this host: the
+module builds the same snapshot bytes as the Go core, and every vector of
+testdata/generic/golden.jsonl gets the same bytes (or the same typed error)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from typing import Any, Dict, List
+
+import pytest
+
+import toolsift
+
+from conftest import REPO
+
+GENERIC = REPO / "testdata" / "generic"
+
+
+def generic_vectors() -> List[Dict[str, Any]]:
+    with open(GENERIC / "golden.jsonl", encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+@pytest.fixture(scope="module")
+def generic_engine() -> Any:
+    catalog = gzip.decompress((GENERIC / "livemcpbench-mcp.json.gz").read_bytes())
+    snap = toolsift.build_snapshot("mcp", catalog)
+    assert snap == (GENERIC / "mcp.snap").read_bytes(), "the module built a different generic snapshot"
+    e = toolsift.Engine.open(snap)
+    yield e
+    e.close()
+
+
+def test_generic_info(generic_engine: toolsift.Engine) -> None:
+    info = generic_engine.info()
+    assert (info["profile"], info["format"], info["tool_count"]) == ("generic-v1", "mcp", 527)
+
+
+def test_generic_golden(generic_engine: toolsift.Engine) -> None:
+    vectors = generic_vectors()
+    assert len(vectors) > 25
+    for v in vectors:
+        call = generic_engine.inspect_raw if v["kind"] == "inspect" else generic_engine.search_raw
+        request = json.dumps(v["request"], ensure_ascii=False)
+        if "error" in v:
+            with pytest.raises(toolsift.ToolsiftError) as caught:
+                call(request)
+            assert (caught.value.category, caught.value.reason) == (v["error"]["category"], v["error"]["reason"]), request
+        else:
+            assert call(request).decode("utf-8") == v["response"], request
+
+
+def test_generic_bad_catalog_names_the_entry() -> None:
+    with pytest.raises(toolsift.ValidationError) as caught:
+        toolsift.build_snapshot("mcp", {"servers": {"github": {"tools": [{"description": "no name"}]}}})
+    assert caught.value.reason == "invalid_catalog"
+    assert 'servers["github"]' in str(caught.value) and "tools[0]" in str(caught.value)

@@ -1,0 +1,64 @@
+package hostapi
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolsift/toolsift/testdata"
+)
+
+// genericVector is one line of testdata/generic/golden.jsonl.
+type genericVector struct {
+	Kind     string          `json:"kind"`
+	Request  json.RawMessage `json:"request"`
+	Response *string         `json:"response"`
+	Error    *struct {
+		Category string `json:"category"`
+		Reason   string `json:"reason"`
+	} `json:"error"`
+}
+
+// TestGenericCatalogParity: the module builds the generic MCP catalog's
+// snapshot byte for byte as the Go core did, and answers every generic-v1
+// vector with the native engine's bytes.
+func TestGenericCatalogParity(t *testing.T) {
+	ctx := context.Background()
+	catalogJSON, err := testdata.GenericMCPCatalog()
+	require.NoError(t, err)
+	built, err := BuildSnapshot(ctx, "mcp", catalogJSON)
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(testdata.GenericSnapshot, built), "the module built a different generic snapshot")
+
+	e := openSnapshot(t, built)
+	require.Equal(t, "generic-v1", e.Info().Profile)
+	require.Equal(t, "mcp", e.Info().Format)
+	require.Equal(t, 527, e.Info().ToolCount)
+
+	scanner := bufio.NewScanner(bytes.NewReader(testdata.GenericGolden))
+	scanner.Buffer(nil, 1<<20)
+	n := 0
+	for scanner.Scan() {
+		var v genericVector
+		require.NoError(t, json.Unmarshal(scanner.Bytes(), &v))
+		call := e.Search
+		if v.Kind == "inspect" {
+			call = e.Inspect
+		}
+		got := wasmAnswer(call(ctx, v.Request))
+		if v.Error != nil {
+			require.Equal(t, v.Error.Category, got.Category, "%s", v.Request)
+			require.Equal(t, v.Error.Reason, got.Reason, "%s", v.Request)
+		} else {
+			require.NotNil(t, v.Response)
+			require.Equal(t, *v.Response, got.Out, "%s", v.Request)
+		}
+		n++
+	}
+	require.NoError(t, scanner.Err())
+	require.Greater(t, n, 25)
+}

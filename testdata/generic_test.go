@@ -1,0 +1,104 @@
+package testdata_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolsift/toolsift/core/importer"
+	"github.com/toolsift/toolsift/core/snapshot"
+	"github.com/toolsift/toolsift/core/wire"
+	"github.com/toolsift/toolsift/testdata"
+)
+
+var update = flag.Bool("update", false, "rewrite generic/mcp.snap and generic/golden.jsonl")
+
+// genericQueries cover the generic-v1 pipeline: English and Chinese intents,
+// bare names and canonical paths (the exact guard), filters, subqueries,
+// queries that match nothing, and refused requests.
+var genericQueries = []map[string]any{
+	{"query": "search the web with bing"},
+	{"query": "generate a word cloud chart"},
+	{"query": "生成词云图"},
+	{"query": "查询火车票余票"},
+	{"query": "convert a PDF to markdown", "limit": 10},
+	{"query": "weather forecast for tomorrow"},
+	{"query": "read a file from the local disk"},
+	{"query": "send an email with an attachment"},
+	{"query": "create a github issue"},
+	{"query": "analyse the beats of an audio file", "candidate_limit": 50},
+	{"query": "图表 折线图 销售数据"},
+	{"query": "bing_search"},
+	{"query": "Bing_CN_MCP.bing_search"},
+	{"query": "generate_word_cloud_chart"},
+	{"query": "search", "effects": []string{"read"}},
+	{"query": "search the web", "effects": []string{"read", "write"}},
+	{"query": "chart", "product_ids": []string{"MCP Server Chart"}, "limit": 3},
+	{"query": "bing_search", "exclude_canonical": []string{"Bing_CN_MCP.bing_search"}},
+	{"query": "plan a trip", "subqueries": []string{"search train tickets", "check the weather", "book a hotel"}},
+	{"query": "zzqxv plorf"},
+	{"query": ""},
+	{"query": "bad\u0000byte"},
+	{"query": "x", "limit": 21},
+}
+
+// genericInspects address tools by canonical path, bare name and product.
+var genericInspects = []string{"Bing_CN_MCP.bing_search", "bing_search", "Bing_CN_MCP", "MCP Server Chart.generate_word_cloud_chart", "no.such_tool"}
+
+func TestGenericGolden(t *testing.T) {
+	catalogJSON, err := testdata.GenericMCPCatalog()
+	require.NoError(t, err)
+	cat, p, err := importer.Import("mcp", catalogJSON)
+	require.NoError(t, err)
+	snap, err := snapshot.Build(cat, p)
+	require.NoError(t, err)
+	e, werr := snapshot.Open(snap)
+	require.Nil(t, werr)
+
+	var golden bytes.Buffer
+	for _, q := range genericQueries {
+		request := map[string]any{"version": "tool-search.v1"}
+		for k, v := range q {
+			request[k] = v
+		}
+		writeVector(t, &golden, "search", request, e.SearchJSON)
+	}
+	v := e.Version()
+	for _, path := range genericInspects {
+		request := map[string]any{"version": "schema-inspect.v1", "canonical_path": path,
+			"expected_source_hash": v.SourceHash, "expected_surface_hash": v.SurfaceHash}
+		writeVector(t, &golden, "inspect", request, e.InspectJSON)
+	}
+	stale := map[string]any{"version": "schema-inspect.v1", "canonical_path": "bing_search",
+		"expected_source_hash": "sha256:" + string(bytes.Repeat([]byte("0"), 64)), "expected_surface_hash": v.SurfaceHash}
+	writeVector(t, &golden, "inspect", stale, e.InspectJSON)
+
+	if *update {
+		require.NoError(t, os.WriteFile(filepath.Join("generic", "mcp.snap"), snap, 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join("generic", "golden.jsonl"), golden.Bytes(), 0o644))
+		return
+	}
+	require.True(t, bytes.Equal(testdata.GenericSnapshot, snap), "generic/mcp.snap is stale: go test ./testdata -run TestGenericGolden -update")
+	require.Equal(t, string(testdata.GenericGolden), golden.String(), "generic/golden.jsonl is stale: go test ./testdata -run TestGenericGolden -update")
+}
+
+func writeVector(t *testing.T, w *bytes.Buffer, kind string, request map[string]any, answer func([]byte) ([]byte, *wire.Error)) {
+	t.Helper()
+	encoded, err := json.Marshal(request)
+	require.NoError(t, err)
+	line := map[string]any{"kind": kind, "request": json.RawMessage(encoded)}
+	out, werr := answer(encoded)
+	if werr != nil {
+		line["error"] = map[string]string{"category": werr.Category, "reason": werr.Reason}
+	} else {
+		line["response"] = string(out)
+	}
+	data, err := json.Marshal(line)
+	require.NoError(t, err)
+	w.Write(append(data, '\n'))
+}
