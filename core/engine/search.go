@@ -42,6 +42,17 @@ func (e *Engine) answer(request wire.SearchRequest) (*wire.SearchResponse, []byt
 	return e.search(q)
 }
 
+// resolveIdentity finds the tool a query names exactly: as typed, else in
+// NFKC form (so full-width "ｃｈａｔ.ｓｅｎｄ" names chat.send). Trying the
+// text as typed first keeps reachable an imported name that is not itself
+// NFKC; DWS identities are ASCII, where both forms agree.
+func (e *Engine) resolveIdentity(queryText string) (int, bool) {
+	if doc, ok := e.identity.ResolveQuery(queryText); ok {
+		return doc, true
+	}
+	return e.identity.ResolveQuery(text.NFKC(queryText))
+}
+
 // search is the pipeline, top to bottom: exact guard → hard filters →
 // lexical retrieval with avoid_when demotion → named-product lift → cut →
 // finalize under the byte budget.
@@ -50,7 +61,7 @@ func (e *Engine) search(q query) (*wire.SearchResponse, []byte, *wire.Error) {
 
 	// 1. Exact guard: a query that is a tool's identity returns that tool
 	// alone, or nothing with the reason it was filtered; never its siblings.
-	if doc, ok := e.identity.ResolveQuery(text.NFKC(q.text)); ok {
+	if doc, ok := e.resolveIdentity(q.text); ok {
 		if reason := e.ineligibleReason(doc, q); reason != "" {
 			response.Strategy = wire.StrategyExactFiltered
 			response.Abstained = true

@@ -81,7 +81,10 @@ func decodeLine(line []byte) (native.Product, native.Tool, error) {
 	}
 	f := jsonread.Fields{Object: object}
 	id := f.Str("id")
-	if f.Err == nil && id == "" {
+	if f.Err != nil {
+		return product, native.Tool{}, f.Err
+	}
+	if id == "" {
 		return product, native.Tool{}, fmt.Errorf(`field "id": missing or empty`)
 	}
 	var name string

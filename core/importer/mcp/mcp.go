@@ -46,6 +46,9 @@ func Import(data []byte) (*native.Document, error) {
 			if err != nil {
 				return nil, fmt.Errorf("servers[%q]: %w", name, err)
 			}
+			if len(product.Tools) == 0 {
+				continue // a server may offer only prompts or resources: nothing to search
+			}
 			doc.Products = append(doc.Products, product)
 		}
 		return doc, nil

@@ -246,6 +246,7 @@ func normalizeTool(t *Tool) error {
 			return err
 		}
 	}
+	t.Aliases = catalog.SortedUnique(t.Aliases)
 	if err := checkTexts(map[string]string{
 		"title": t.Title, "summary": t.Summary, "description": t.Description, "unavailable_reason": t.UnavailableReason,
 		"use_when": strings.Join(t.UseWhen, "\n"), "avoid_when": strings.Join(t.AvoidWhen, "\n"), "examples": strings.Join(t.Examples, "\n"),

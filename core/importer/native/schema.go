@@ -98,7 +98,7 @@ func parameterOf(name string, property map[string]any) (Parameter, error) {
 			p.Enum = append(p.Enum, string(text))
 		}
 	}
-	if v, ok := property["default"]; ok {
+	if v, ok := property["default"]; ok && v != nil { // a null default is no default
 		text, err := jsonw.AppendValue(nil, v, false)
 		if err != nil {
 			return p, fmt.Errorf("property %q: default: %w", name, err)

@@ -84,6 +84,8 @@ func decodeTool(object map[string]any) (native.Tool, error) {
 	case "function", "custom":
 	case "":
 		f.Fail(fmt.Errorf(`field "type": missing (want "function", "custom" or "namespace")`))
+	case "namespace":
+		f.Fail(fmt.Errorf(`field "type": a namespace cannot hold another namespace`))
 	default:
 		f.Fail(fmt.Errorf(`field "type": %q is a built-in tool, not a function an agent can search for; remove it from the catalog`, kind))
 	}

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -25,7 +26,7 @@ func Decode(data []byte) (any, error) {
 	if err := decoder.Decode(&value); err != nil {
 		return nil, fmt.Errorf("not valid JSON: %w", err)
 	}
-	if _, err := decoder.Token(); err == nil {
+	if _, err := decoder.Token(); err != io.EOF {
 		return nil, fmt.Errorf("trailing data after the JSON value")
 	}
 	return value, nil

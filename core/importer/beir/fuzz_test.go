@@ -1,0 +1,39 @@
+package beir_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/importer"
+	"github.com/toolsift/toolsift/core/importer/beir"
+	"github.com/toolsift/toolsift/core/profile"
+)
+
+// FuzzImport feeds arbitrary bytes to the BEIR importer and Build: an error
+// or a catalog, never a panic; the engine builds on the catalog or refuses
+// it with an error. The seeds are the first lines of every committed sample
+// (short seeds mutate faster) and hand-written edge cases.
+func FuzzImport(f *testing.F) {
+	for _, name := range samples {
+		lines := bytes.SplitAfter(readSample(f, name), []byte("\n"))
+		f.Add(bytes.Join(lines[:2], nil))
+	}
+	f.Add([]byte(`{"id":"api::search","doc":{"required_parameters":[{"name":"q","type":"STRING","default":null}],"optional_parameters":[{"name":"q"}]}}`))
+	f.Add([]byte(`{"id":"srv::t","name":"T","doc":{"inputSchema":{"properties":{"a":{"type":"object","properties":{"b":{}}}}},"annotations":{"idempotentHint":true}}}`))
+	f.Add([]byte("{\"id\":\"a\"}\r\n\n{\"id\":\"a::b::c\"}"))
+	f.Add([]byte(`{"id":"::"}`))
+	f.Add([]byte(`{"id":"a","doc":{"parameters":[]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cat, p, err := importer.Import(beir.Format, data)
+		if err != nil {
+			return
+		}
+		if cat == nil || p != profile.GenericV1 || cat.ToolCount() == 0 {
+			t.Fatalf("no error, but catalog %v and profile %v", cat, p)
+		}
+		if _, err := engine.New(cat, p); err != nil {
+			t.Logf("engine refuses the catalog: %v", err)
+		}
+	})
+}

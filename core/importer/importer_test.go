@@ -1,0 +1,256 @@
+package importer_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/importer"
+	"github.com/toolsift/toolsift/core/profile"
+	"github.com/toolsift/toolsift/core/wire"
+	"github.com/toolsift/toolsift/testdata"
+)
+
+func TestFormats(t *testing.T) {
+	require.Equal(t, []string{"dws", "toolsift", "mcp", "openai", "anthropic", "beir"}, importer.Formats())
+}
+
+func TestUnknownFormat(t *testing.T) {
+	for _, format := range []string{"", "MCP", "openapi", "toolsift-catalog.v1"} {
+		cat, p, err := importer.Import(format, []byte(`{"tools":[]}`))
+		require.Nil(t, cat)
+		require.Nil(t, p)
+		var unknown *importer.UnknownFormatError
+		require.True(t, errors.As(err, &unknown), "%T", err)
+		require.Equal(t, format, unknown.Format)
+		require.EqualError(t, err, `unknown catalog format "`+format+`" (known: dws, toolsift, mcp, openai, anthropic, beir)`)
+	}
+}
+
+func TestImportDWS(t *testing.T) {
+	cat, p, err := importer.Import("dws", testdata.DWSCatalog)
+	require.NoError(t, err)
+	require.Equal(t, profile.DWSV1, p)
+	require.Equal(t, "dws", cat.Format)
+	require.Equal(t, 1122, cat.ToolCount())
+}
+
+// The same three tools in every generic format.
+var tiny = map[string]string{
+	"toolsift": `{"version":"toolsift-catalog.v1","products":[{"id":"tools","tools":[
+	 {"name":"get_weather","description":"Get the weather forecast for a city","input_schema":{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}},
+	 {"name":"send_email","description":"Send an email message to a recipient","input_schema":{"type":"object","properties":{"to":{"type":"string"},"body":{"type":"string"}}}},
+	 {"name":"create_invoice","description":"Create an invoice for a customer","input_schema":{"type":"object","properties":{"customer":{"type":"string"},"amount":{"type":"number"}}}}]}]}`,
+	"mcp": `{"tools":[
+	 {"name":"get_weather","description":"Get the weather forecast for a city","inputSchema":{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]},"annotations":{"readOnlyHint":true}},
+	 {"name":"send_email","description":"Send an email message to a recipient","inputSchema":{"type":"object","properties":{"to":{"type":"string"},"body":{"type":"string"}}}},
+	 {"name":"create_invoice","description":"Create an invoice for a customer","inputSchema":{"type":"object","properties":{"customer":{"type":"string"},"amount":{"type":"number"}}}}]}`,
+	"openai": `[
+	 {"type":"function","function":{"name":"get_weather","description":"Get the weather forecast for a city","parameters":{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}}},
+	 {"type":"function","name":"send_email","description":"Send an email message to a recipient","parameters":{"type":"object","properties":{"to":{"type":"string"},"body":{"type":"string"}}}},
+	 {"type":"function","name":"create_invoice","description":"Create an invoice for a customer","parameters":{"type":"object","properties":{"customer":{"type":"string"},"amount":{"type":"number"}}}}]`,
+	"anthropic": `{"tools":[
+	 {"name":"get_weather","description":"Get the weather forecast for a city","input_schema":{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}},
+	 {"name":"send_email","description":"Send an email message to a recipient","input_schema":{"type":"object","properties":{"to":{"type":"string"},"body":{"type":"string"}}}},
+	 {"name":"create_invoice","description":"Create an invoice for a customer","input_schema":{"type":"object","properties":{"customer":{"type":"string"},"amount":{"type":"number"}}}}]}`,
+	"beir": `{"id":"get_weather","name":"get_weather","description":"Get the weather forecast for a city","doc":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}}}
+{"id":"send_email","name":"send_email","description":"Send an email message to a recipient","doc":{"parameters":{"type":"object","properties":{"to":{"type":"string"},"body":{"type":"string"}}}}}
+{"id":"create_invoice","name":"create_invoice","description":"Create an invoice for a customer","doc":{"parameters":{"type":"object","properties":{"customer":{"type":"string"},"amount":{"type":"number"}}}}}
+`,
+}
+
+type response struct {
+	Catalog    catalog.VersionRef
+	Strategy   string `json:"strategy"`
+	Candidates []struct {
+		CanonicalPath string `json:"canonical_path"`
+		Effect        string `json:"effect"`
+	} `json:"candidates"`
+	Abstained bool `json:"abstained"`
+}
+
+func search(t *testing.T, e *engine.Engine, query string) response {
+	t.Helper()
+	q, err := json.Marshal(query)
+	require.NoError(t, err)
+	out, werr := e.SearchJSON([]byte(`{"version":"tool-search.v1","query":` + string(q) + `}`))
+	require.Nil(t, werr, "%v", werr)
+	var r response
+	require.NoError(t, json.Unmarshal(out, &r))
+	return r
+}
+
+func newEngine(t *testing.T, format, data string) *engine.Engine {
+	t.Helper()
+	cat, p, err := importer.Import(format, []byte(data))
+	require.NoError(t, err)
+	require.Equal(t, profile.GenericV1, p)
+	require.Equal(t, format, cat.Format)
+	e, err := engine.New(cat, p)
+	require.NoError(t, err)
+	return e
+}
+
+func TestEveryFormatEndToEnd(t *testing.T) {
+	for _, format := range importer.Formats()[1:] {
+		t.Run(format, func(t *testing.T) {
+			e := newEngine(t, format, tiny[format])
+			require.Equal(t, 3, e.ToolCount())
+			for query, want := range map[string]string{
+				"what is the weather forecast in Paris": "tools.get_weather",
+				"email a message to my boss":            "tools.send_email",
+				"bill a customer with an invoice":       "tools.create_invoice",
+			} {
+				r := search(t, e, query)
+				require.Equal(t, profile.BM25, r.Strategy, query)
+				require.NotEmpty(t, r.Candidates, query)
+				require.Equal(t, want, r.Candidates[0].CanonicalPath, query)
+			}
+			r := search(t, e, "get_weather")
+			require.Equal(t, wire.StrategyExactGuard, r.Strategy, "a unique bare name is answered by the exact guard")
+			require.Len(t, r.Candidates, 1)
+			require.Equal(t, "tools.get_weather", r.Candidates[0].CanonicalPath)
+		})
+	}
+}
+
+func TestSameToolsSameSourceHash(t *testing.T) {
+	// Formats that carry the same information give the same normalised
+	// document, hence the same hash. (MCP differs: interface and safety.)
+	hashes := map[string]catalog.VersionRef{}
+	for _, format := range []string{"toolsift", "openai", "anthropic", "beir"} {
+		cat, _, err := importer.Import(format, []byte(tiny[format]))
+		require.NoError(t, err)
+		hashes[format] = cat.Version
+	}
+	for format, version := range hashes {
+		require.Equal(t, hashes["toolsift"], version, format)
+	}
+	cat, _, err := importer.Import("mcp", []byte(tiny["mcp"]))
+	require.NoError(t, err)
+	require.NotEqual(t, hashes["toolsift"].SourceHash, cat.Version.SourceHash)
+	require.Equal(t, hashes["toolsift"].SurfaceHash, cat.Version.SurfaceHash, "same identities, same surface")
+}
+
+func TestBareNames(t *testing.T) {
+	const servers = `{"servers":{
+	 "github":{"tools":[{"name":"search","description":"Search code"},{"name":"create_issue","description":"Open an issue"}]},
+	 "jira":{"tools":[{"name":"search","description":"Search tickets"},{"name":"transition","description":"Move a ticket"}]},
+	 "tools":{"tools":[{"name":"x","description":"the tool tools.x"}]},
+	 "p":{"tools":[{"name":"tools.x","description":"a tool whose bare name is another's canonical path"}]},
+	 "ops":{"tools":[{"name":"deploy","description":"Deploy","annotations":{"readOnlyHint":false}}]}}}`
+	cat, p, err := importer.Import("mcp", []byte(servers))
+	require.NoError(t, err)
+	generic, err := engine.New(cat, p)
+	require.NoError(t, err)
+
+	r := search(t, generic, "create_issue")
+	require.Equal(t, wire.StrategyExactGuard, r.Strategy)
+	require.Equal(t, "github.create_issue", r.Candidates[0].CanonicalPath)
+	r = search(t, generic, "  transition ")
+	require.Equal(t, wire.StrategyExactGuard, r.Strategy)
+	require.Equal(t, "jira.transition", r.Candidates[0].CanonicalPath)
+
+	r = search(t, generic, "search")
+	require.Equal(t, profile.BM25, r.Strategy, "a bare name two tools share resolves to neither")
+	require.Len(t, r.Candidates, 2)
+
+	r = search(t, generic, "tools.x")
+	require.Equal(t, wire.StrategyExactGuard, r.Strategy)
+	require.Equal(t, "tools.x", r.Candidates[0].CanonicalPath, "a canonical path wins over another tool's bare name")
+	r = search(t, generic, "p.tools.x")
+	require.Equal(t, "p.tools.x", r.Candidates[0].CanonicalPath)
+
+	r = search(t, generic, "Create_Issue")
+	require.NotEqual(t, wire.StrategyExactGuard, r.Strategy, "bare names are case-sensitive")
+
+	// An MCP tool the guard names but filters says so.
+	out, werr := generic.SearchJSON([]byte(`{"version":"tool-search.v1","query":"deploy","effects":["read"]}`))
+	require.Nil(t, werr)
+	require.Contains(t, string(out), `"strategy":"exact_filtered"`)
+	require.Contains(t, string(out), `"reason":"effect_mismatch"`)
+
+	// dws-v1 does not resolve bare names: the same catalog ranks instead.
+	dws, err := engine.New(cat, profile.DWSV1)
+	require.NoError(t, err)
+	r = search(t, dws, "create_issue")
+	require.Equal(t, profile.BM25, r.Strategy)
+	r = search(t, dws, "github.create_issue")
+	require.Equal(t, wire.StrategyExactGuard, r.Strategy, "canonical paths resolve under every profile")
+}
+
+// TestBadInputEveryFormat: whatever the format, broken input is an error,
+// never a panic and never a catalog.
+func TestBadInputEveryFormat(t *testing.T) {
+	big := strings.Repeat("d", 10<<20)
+	cases := map[string]map[string]string{
+		"toolsift": {
+			"wrong type":        `{"version":"toolsift-catalog.v1","products":[{"id":"p","tools":[{"name":["x"]}]}]}`,
+			"tool without name": `{"version":"toolsift-catalog.v1","products":[{"id":"p","tools":[{"description":"x"}]}]}`,
+			"10 MB description": `{"version":"toolsift-catalog.v1","products":[{"id":"p","tools":[{"name":"x","description":"` + big + `"}]}]}`,
+		},
+		"mcp": {
+			"wrong type":        `{"tools":[{"name":"x","inputSchema":true}]}`,
+			"tool without name": `{"tools":[{"description":"x"}]}`,
+			"10 MB description": `{"tools":[{"name":"x","description":"` + big + `"}]}`,
+		},
+		"openai": {
+			"wrong type":        `[{"type":"function","function":{"name":"x","parameters":"{}"}}]`,
+			"tool without name": `[{"type":"function","function":{"description":"x"}}]`,
+			"10 MB description": `[{"type":"function","name":"x","description":"` + big + `"}]`,
+		},
+		"anthropic": {
+			"wrong type":        `[{"name":"x","input_schema":{"properties":[]}}]`,
+			"tool without name": `[{"description":"x","input_schema":{}}]`,
+			"10 MB description": `[{"name":"x","input_schema":{},"description":"` + big + `"}]`,
+		},
+		"beir": {
+			"wrong type":        `{"id":"x","doc":{"required_parameters":"q"}}`,
+			"tool without name": `{"name":"x","description":"no id"}`,
+			"10 MB description": `{"id":"x","description":"` + big + `"}`,
+		},
+	}
+	for _, format := range importer.Formats()[1:] {
+		cases[format]["truncated"] = tiny[format][:len(tiny[format])/2]
+		cases[format]["empty"] = ``
+		cases[format]["not JSON"] = "\x00\xff"
+		for name, input := range cases[format] {
+			t.Run(format+"/"+name, func(t *testing.T) {
+				cat, _, err := importer.Import(format, []byte(input))
+				require.Error(t, err)
+				require.Nil(t, cat)
+				if name == "10 MB description" {
+					require.ErrorContains(t, err, "10485760 bytes; the limit is 65536")
+				}
+			})
+		}
+	}
+	for name, input := range map[string][]byte{
+		"truncated": testdata.DWSCatalog[:len(testdata.DWSCatalog)/2],
+		"empty":     nil,
+		"not JSON":  []byte("\x00\xff"),
+		"wrong":     []byte(`{"catalog.json":7}`),
+	} {
+		cat, _, err := importer.Import("dws", input)
+		require.Error(t, err, "dws/"+name)
+		require.Nil(t, cat)
+	}
+}
+
+func TestExactGuardFindsNamesThatAreNotNFKC(t *testing.T) {
+	// The importers accept any printable name, full-width letters included
+	// ("ｆｏｏ"); the exact guard resolves the NFKC form of the query only
+	// ("tools.foo"), so such a tool is never found by its own canonical path
+	// or bare name (Inspect, which does not fold, finds it).
+	e := newEngine(t, "mcp", `{"tools":[{"name":"ｆｏｏ"},{"name":"bar"}]}`)
+	for _, query := range []string{"tools.ｆｏｏ", "ｆｏｏ"} {
+		r := search(t, e, query)
+		require.Equal(t, wire.StrategyExactGuard, r.Strategy, query)
+		require.Equal(t, "tools.ｆｏｏ", r.Candidates[0].CanonicalPath, query)
+	}
+}

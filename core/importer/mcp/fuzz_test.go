@@ -1,0 +1,59 @@
+package mcp_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/importer"
+	"github.com/toolsift/toolsift/core/importer/mcp"
+	"github.com/toolsift/toolsift/core/profile"
+)
+
+// FuzzImport feeds arbitrary bytes to the MCP importer and Build: an error
+// or a catalog, never a panic; the engine builds on the catalog or refuses
+// it with an error.
+func FuzzImport(f *testing.F) {
+	// The committed multi-server file, cut to its first servers (short
+	// seeds mutate faster; the whole file is TestLiveMCPBenchServers' job).
+	data, err := os.ReadFile(filepath.FromSlash(serversPath))
+	if err != nil {
+		f.Fatal(err)
+	}
+	var all struct{ Servers map[string]json.RawMessage }
+	if err := json.Unmarshal(data, &all); err != nil {
+		f.Fatal(err)
+	}
+	few := map[string]json.RawMessage{}
+	for _, name := range []string{"12306-mcp", "NPM Sentinel MCP", "OP.GG MCP Server"} {
+		if all.Servers[name] == nil {
+			f.Fatalf("server %q is not in %s", name, serversPath)
+		}
+		few[name] = all.Servers[name]
+	}
+	seed, err := json.Marshal(map[string]any{"servers": few})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	f.Add([]byte(listResult))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","annotations":{"readOnlyHint":false,"idempotentHint":true}}]}}`))
+	f.Add([]byte(`{"servers":{"a.b":{"tools":[{"name":"x","inputSchema":{"properties":{"p":{"items":{"properties":{"q":{}}}}}}}]}}}`))
+	f.Add([]byte(`{"tools":[{"name":"a","annotations":{"readOnlyHint":"yes"}}]}`))
+	f.Add([]byte(`{"tools":[{"description":"no name"}]}`))
+	f.Add([]byte(`{"tools":[`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cat, p, err := importer.Import(mcp.Format, data)
+		if err != nil {
+			return
+		}
+		if cat == nil || p != profile.GenericV1 || cat.ToolCount() == 0 {
+			t.Fatalf("no error, but catalog %v and profile %v", cat, p)
+		}
+		if _, err := engine.New(cat, p); err != nil {
+			t.Logf("engine refuses the catalog: %v", err)
+		}
+	})
+}
