@@ -75,14 +75,7 @@ func (o *object) optStrs(k string, values []string) {
 		return
 	}
 	o.key(k)
-	o.buf = append(o.buf, '[')
-	for i, v := range values {
-		if i > 0 {
-			o.buf = append(o.buf, ',')
-		}
-		o.buf = jsonw.AppendString(o.buf, v, false)
-	}
-	o.buf = append(o.buf, ']')
+	o.buf = jsonw.AppendStrings(o.buf, values, false)
 }
 
 func (o *object) raw(k string, v catalog.RawJSON) {

@@ -63,3 +63,16 @@ func AppendFloat(dst []byte, f float64) (out []byte, ok bool) {
 	}
 	return dst, true
 }
+
+// AppendStrings appends values as a JSON array of strings (never null: a nil
+// slice is written as []).
+func AppendStrings(dst []byte, values []string, escapeHTML bool) []byte {
+	dst = append(dst, '[')
+	for i, v := range values {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = AppendString(dst, v, escapeHTML)
+	}
+	return append(dst, ']')
+}

@@ -298,3 +298,12 @@ func TestAppendValueZeroAllocs(t *testing.T) {
 	})
 	require.Zero(t, allocs)
 }
+
+func TestAppendStringsMatchesEncodingJSON(t *testing.T) {
+	for _, values := range [][]string{nil, {}, {"a"}, {"<b>", "é\u2028", ""}} {
+		want, err := json.Marshal(append([]string{}, values...))
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(AppendStrings(nil, values, true)))
+	}
+	require.Equal(t, `["<b>"]`, string(AppendStrings(nil, []string{"<b>"}, false)))
+}

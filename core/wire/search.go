@@ -150,7 +150,7 @@ func (r *SearchResponse) AppendJSON(dst []byte) ([]byte, error) {
 	dst = jsonw.AppendString(dst, r.Query, true)
 	if len(r.Subqueries) > 0 {
 		dst = append(dst, `,"subqueries":`...)
-		dst = appendStrings(dst, r.Subqueries)
+		dst = jsonw.AppendStrings(dst, r.Subqueries, true)
 	}
 	dst = append(dst, `,"strategy":`...)
 	dst = jsonw.AppendString(dst, r.Strategy, true)
@@ -204,17 +204,17 @@ func (t *ToolReference) appendJSON(dst []byte) ([]byte, error) {
 	dst = jsonw.AppendInt(dst, int64(t.Rank))
 	if len(t.MatchedFields) > 0 {
 		dst = append(dst, `,"matched_fields":`...)
-		dst = appendStrings(dst, t.MatchedFields)
+		dst = jsonw.AppendStrings(dst, t.MatchedFields, true)
 	}
 	dst = append(dst, `,"rank_sources":`...)
 	if t.RankSources == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = appendStrings(dst, t.RankSources)
+		dst = jsonw.AppendStrings(dst, t.RankSources, true)
 	}
 	if len(t.TruncatedFields) > 0 {
 		dst = append(dst, `,"truncated_fields":`...)
-		dst = appendStrings(dst, t.TruncatedFields)
+		dst = jsonw.AppendStrings(dst, t.TruncatedFields, true)
 	}
 	if t.RequiresInspect {
 		dst = append(dst, `,"requires_inspect":true`...)
@@ -255,15 +255,4 @@ func appendOptional(dst []byte, key, value string) []byte {
 	}
 	dst = append(dst, key...)
 	return jsonw.AppendString(dst, value, true)
-}
-
-func appendStrings(dst []byte, values []string) []byte {
-	dst = append(dst, '[')
-	for i, v := range values {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = jsonw.AppendString(dst, v, true)
-	}
-	return append(dst, ']')
 }

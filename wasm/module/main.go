@@ -77,9 +77,9 @@ func free(ptr uint32) {
 func version() uint64 {
 	return guard(func() ([]byte, *wire.Error) {
 		out := fmt.Appendf(nil, `{"abi":%d,"module":"toolsift","snapshot_format":%d,"profiles":`, ABIVersion, snapshot.FormatVersion)
-		out = appendNames(out, profile.Names())
+		out = jsonw.AppendStrings(out, profile.Names(), false)
 		out = append(out, `,"formats":`...)
-		out = appendNames(out, importer.Formats())
+		out = jsonw.AppendStrings(out, importer.Formats(), false)
 		return append(out, '}'), nil
 	})
 }
@@ -260,15 +260,4 @@ func pin(b []byte) uint32 {
 	ptr := uint32(uintptr(unsafe.Pointer(unsafe.SliceData(b))))
 	buffers[ptr] = b
 	return ptr
-}
-
-func appendNames(dst []byte, names []string) []byte {
-	dst = append(dst, '[')
-	for i, name := range names {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = jsonw.AppendString(dst, name, false)
-	}
-	return append(dst, ']')
 }

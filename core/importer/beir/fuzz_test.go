@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/toolsift/toolsift/core/engine"
-	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/beir"
-	"github.com/toolsift/toolsift/core/profile"
+	"github.com/toolsift/toolsift/core/importer/internal/importtest"
 )
 
 // FuzzImport feeds arbitrary bytes to the BEIR importer and Build: an error
@@ -24,16 +22,5 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte("{\"id\":\"a\"}\r\n\n{\"id\":\"a::b::c\"}"))
 	f.Add([]byte(`{"id":"::"}`))
 	f.Add([]byte(`{"id":"a","doc":{"parameters":[]}}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		cat, p, err := importer.Import(beir.Format, data)
-		if err != nil {
-			return
-		}
-		if cat == nil || p != profile.GenericV1 || cat.ToolCount() == 0 {
-			t.Fatalf("no error, but catalog %v and profile %v", cat, p)
-		}
-		if _, err := engine.New(cat, p); err != nil {
-			t.Logf("engine refuses the catalog: %v", err)
-		}
-	})
+	f.Fuzz(func(t *testing.T, data []byte) { importtest.CheckImport(t, beir.Format, data) })
 }

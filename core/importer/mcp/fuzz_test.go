@@ -6,10 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/toolsift/toolsift/core/engine"
-	"github.com/toolsift/toolsift/core/importer"
+	"github.com/toolsift/toolsift/core/importer/internal/importtest"
 	"github.com/toolsift/toolsift/core/importer/mcp"
-	"github.com/toolsift/toolsift/core/profile"
 )
 
 // FuzzImport feeds arbitrary bytes to the MCP importer and Build: an error
@@ -44,16 +42,5 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte(`{"tools":[{"name":"a","annotations":{"readOnlyHint":"yes"}}]}`))
 	f.Add([]byte(`{"tools":[{"description":"no name"}]}`))
 	f.Add([]byte(`{"tools":[`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		cat, p, err := importer.Import(mcp.Format, data)
-		if err != nil {
-			return
-		}
-		if cat == nil || p != profile.GenericV1 || cat.ToolCount() == 0 {
-			t.Fatalf("no error, but catalog %v and profile %v", cat, p)
-		}
-		if _, err := engine.New(cat, p); err != nil {
-			t.Logf("engine refuses the catalog: %v", err)
-		}
-	})
+	f.Fuzz(func(t *testing.T, data []byte) { importtest.CheckImport(t, mcp.Format, data) })
 }

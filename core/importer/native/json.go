@@ -185,14 +185,7 @@ func (w *writer) strs(k string, values []string) {
 		return
 	}
 	w.key(k)
-	w.buf = append(w.buf, '[')
-	for i, v := range values {
-		if i > 0 {
-			w.buf = append(w.buf, ',')
-		}
-		w.buf = jsonw.AppendString(w.buf, v, false)
-	}
-	w.buf = append(w.buf, ']')
+	w.buf = jsonw.AppendStrings(w.buf, values, false)
 }
 
 func (w *writer) raw(k string, v catalog.RawJSON) {

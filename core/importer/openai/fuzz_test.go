@@ -3,10 +3,8 @@ package openai_test
 import (
 	"testing"
 
-	"github.com/toolsift/toolsift/core/engine"
-	"github.com/toolsift/toolsift/core/importer"
+	"github.com/toolsift/toolsift/core/importer/internal/importtest"
 	"github.com/toolsift/toolsift/core/importer/openai"
-	"github.com/toolsift/toolsift/core/profile"
 )
 
 // FuzzImport feeds arbitrary bytes to the OpenAI importer and Build: an
@@ -19,16 +17,5 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte(`[{"type":"web_search"}]`))
 	f.Add([]byte(`[{"type":"function"}]`))
 	f.Add([]byte(`[{"type":"function","name":"a"`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		cat, p, err := importer.Import(openai.Format, data)
-		if err != nil {
-			return
-		}
-		if cat == nil || p != profile.GenericV1 || cat.ToolCount() == 0 {
-			t.Fatalf("no error, but catalog %v and profile %v", cat, p)
-		}
-		if _, err := engine.New(cat, p); err != nil {
-			t.Logf("engine refuses the catalog: %v", err)
-		}
-	})
+	f.Fuzz(func(t *testing.T, data []byte) { importtest.CheckImport(t, openai.Format, data) })
 }
