@@ -10,6 +10,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/toolsift/toolsift/wasm"
@@ -136,7 +137,9 @@ func (m *moduleRuntime) instantiate(ctx context.Context) (*instance, error) {
 	if m.cfg.moduleConfig != nil {
 		mc = m.cfg.moduleConfig(mc)
 	}
-	mod, err := m.rt.InstantiateModule(ctx, m.compiled, mc)
+	// The memory allocator is taken from the context (wazero's experimental
+	// hook); see memory.go.
+	mod, err := m.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, linearMemory), m.compiled, mc)
 	if err != nil {
 		return nil, finish(ctx, "instantiate", err, stderr.String())
 	}
