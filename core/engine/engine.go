@@ -187,22 +187,45 @@ func demotingPhrases(avoidWhen []string, boilerplate string) []string {
 }
 
 // lower is strings.ToLower without the copy when nothing changes (most
-// avoid_when prose is Chinese, which has no case).
+// avoid_when prose is Chinese, which has no case), and without the case
+// tables for the CJK runes of a string that does change.
 func lower(s string) string {
-	for _, r := range s {
+	for i, r := range s {
 		switch {
 		case r < utf8.RuneSelf:
 			if 'A' <= r && r <= 'Z' {
-				return strings.ToLower(s)
+				return lowerFrom(s, i)
 			}
 		case r >= 0x3000 && r < 0xA000:
 			// CJK punctuation, kana and ideographs have no case; skipping
 			// the case tables for them is what makes this cheap.
 		case r == utf8.RuneError || unicode.ToLower(r) != r:
-			return strings.ToLower(s)
+			return lowerFrom(s, i)
 		}
 	}
 	return s
+}
+
+// lowerFrom lowers s whose first i bytes need no change: rune by rune, as
+// strings.ToLower does (which maps every rune with unicode.ToLower and writes
+// an invalid byte as U+FFFD), but copying caseless CJK runes as they are.
+func lowerFrom(s string, i int) string {
+	out := make([]byte, i, len(s)+utf8.UTFMax)
+	copy(out, s[:i])
+	for _, r := range s[i:] {
+		switch {
+		case r < utf8.RuneSelf:
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			out = append(out, byte(r))
+		case r >= 0x3000 && r < 0xA000:
+			out = utf8.AppendRune(out, r)
+		default:
+			out = utf8.AppendRune(out, unicode.ToLower(r))
+		}
+	}
+	return string(out)
 }
 
 // productNameKey folds text for product-name containment: NFKC, all

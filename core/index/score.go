@@ -124,9 +124,8 @@ func (ix *Index) Score(weights *[profile.NumFields]float64, terms []QueryTerm, e
 				continue
 			}
 			qtf := math.Log1p(float64(qt.Count))
-			lo, hi := field.PostingStart[t], field.PostingStart[t+1]
-			impacts := field.bm25Impact[lo:hi]
-			docs := field.PostingDoc[lo:hi]
+			impacts := ix.impacts(field, t)
+			docs := field.PostingDoc[field.PostingStart[t]:field.PostingStart[t+1]]
 			for i := range docs {
 				doc := docs[i]
 				st := state[doc]
