@@ -35,7 +35,7 @@ type Index struct {
 	// vocab finds a query term in every field with one probe.
 	vocab vocabulary
 	// lazy guards the BM25 impacts, which are derived term by term on first
-	// use (see impacts).
+	// use (see derive).
 	lazy *sync.Mutex
 }
 
@@ -235,7 +235,7 @@ func (ix *Index) validateFields() error {
 // document, eligible or not, as in the reference.
 //
 // For BM25 it derives only what is per document; a term's per-posting
-// impacts are computed the first time a query uses the term (impacts). Most
+// impacts are computed the first time a query uses the term (derive). Most
 // terms of a catalog are never queried, and opening a snapshot is paid by
 // every new instance, so the work moves to the few terms that are: the
 // values, and so every answer, are the same either way.
@@ -283,21 +283,17 @@ func (ix *Index) Prepare(algorithm string, k1, b float64) {
 	}
 }
 
-// impacts returns the BM25 impacts of term t's postings, deriving them on
-// first use. Any number of goroutines may call it at once: the first
-// derives under the lock, and a term is published as ready only after its
-// impacts are written.
-func (ix *Index) impacts(field *Field, t int32) []float64 {
-	lo, hi := field.PostingStart[t], field.PostingStart[t+1]
+// derive computes the BM25 impacts of term t's postings unless another
+// call did. Score calls it when bm25Ready[t] is 0; any number of goroutines
+// may call it at once: the first derives under the lock, and a term is
+// published as ready only after its impacts are written.
+func (ix *Index) derive(field *Field, t int32) {
+	ix.lazy.Lock()
+	defer ix.lazy.Unlock()
 	if atomic.LoadUint32(&field.bm25Ready[t]) == 0 {
-		ix.lazy.Lock()
-		if atomic.LoadUint32(&field.bm25Ready[t]) == 0 {
-			field.deriveImpacts(float64(ix.Docs), lo, hi)
-			atomic.StoreUint32(&field.bm25Ready[t], 1)
-		}
-		ix.lazy.Unlock()
+		field.deriveImpacts(float64(ix.Docs), field.PostingStart[t], field.PostingStart[t+1])
+		atomic.StoreUint32(&field.bm25Ready[t], 1)
 	}
-	return field.bm25Impact[lo:hi]
 }
 
 // deriveImpacts writes idf·tf(k1+1)/(tf+norm(doc)) for the postings lo..hi
