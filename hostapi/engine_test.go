@@ -166,7 +166,7 @@ func badSnapshots(good []byte) []struct {
 	}{
 		{"flipped body byte", flipped, "invalid_snapshot"},
 		{"truncated", good[:len(good)/2], "invalid_snapshot"},
-		{"header only", good[:24], "invalid_snapshot"},
+		{"header only", good[:32], "invalid_snapshot"},
 		{"unknown format version", version, "unsupported_snapshot_version"},
 		{"bad magic", magic, "invalid_snapshot"},
 		{"wrong body length", length, "invalid_snapshot"},

@@ -71,12 +71,13 @@ type generation struct {
 //
 // Cost: the first compile of the module (about a second, once per process
 // with the default cache), an instantiation and the snapshot's open in the
-// module (decoding the catalog and index, no re-tokenising: about 0.35 s for
-// the DWS catalog's 5 MB snapshot). The engine keeps a copy of snapshot on the
-// Go heap, and every instance holds the opened snapshot in its linear memory
-// (about 23 MiB for DWS after the open, growing with use as the module's Go
-// heap grows); further instances are created on demand, each paying an
-// instantiation and an open.
+// module (decoding the catalog and index, no re-tokenising: about 21 ms for
+// the DWS catalog's 5 MB snapshot, BenchmarkWasmOpenSnapshot). The engine
+// keeps a copy of snapshot on the Go heap, and every instance holds the
+// opened snapshot in its linear memory (about 24 MiB for DWS after the open,
+// growing with use as the module's Go heap grows; a new instance reserves at
+// once what the last one had after its open); further instances are created
+// on demand, each paying an instantiation and an open.
 func Open(ctx context.Context, snapshot []byte, opts ...Option) (*Engine, error) {
 	if ctx.Err() != nil {
 		return nil, finish(ctx, "open", nil, "")

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/toolsift/toolsift/wasm"
@@ -30,6 +32,9 @@ type moduleRuntime struct {
 	rt       wazero.Runtime
 	compiled wazero.CompiledModule
 	cfg      *config
+	// opened is the size of the linear memory of the last instance that
+	// opened a snapshot: new instances reserve that much at once.
+	opened atomic.Uint64
 }
 
 func newModuleRuntime(ctx context.Context, cfg *config) (*moduleRuntime, error) {
@@ -120,6 +125,7 @@ type instance struct {
 
 	gen    *generation // the snapshot opened in it (nil: none)
 	handle uint32
+	opened *atomic.Uint64 // its runtime's moduleRuntime.opened
 }
 
 // instantiate creates a fresh instance: no file system, environment,
@@ -136,11 +142,13 @@ func (m *moduleRuntime) instantiate(ctx context.Context) (*instance, error) {
 	if m.cfg.moduleConfig != nil {
 		mc = m.cfg.moduleConfig(mc)
 	}
-	mod, err := m.rt.InstantiateModule(ctx, m.compiled, mc)
+	// The memory allocator is taken from the context (wazero's experimental
+	// hook); see memory.go.
+	mod, err := m.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, linearMemory(m.opened.Load())), m.compiled, mc)
 	if err != nil {
 		return nil, finish(ctx, "instantiate", err, stderr.String())
 	}
-	in := &instance{mod: mod, stderr: stderr, mem: mod.ExportedMemory("memory")}
+	in := &instance{mod: mod, stderr: stderr, mem: mod.ExportedMemory("memory"), opened: &m.opened}
 	if in.mem == nil {
 		in.close()
 		return nil, finish(ctx, "instantiate", abiErrorf(`no exported "memory"`), "")
@@ -293,6 +301,7 @@ func (in *instance) open(ctx context.Context, g *generation) error {
 		return abiErrorf("toolsift_open returned handle 0")
 	}
 	in.gen, in.handle = g, handle
+	in.opened.Store(uint64(in.mem.Size()))
 	return nil
 }
 

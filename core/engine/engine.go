@@ -5,7 +5,7 @@ package engine
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -108,11 +108,20 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
 		catalog:     cat,
 		productByID: make(map[string]int, len(cat.Products)),
 	}}
+	e.products = make([]*catalog.Product, len(cat.Products))
+	tools := 0
 	for i := range cat.Products {
-		e.products = append(e.products, &cat.Products[i])
+		e.products[i] = &cat.Products[i]
+		tools += len(cat.Products[i].Tools)
 	}
-	sort.Slice(e.products, func(i, j int) bool { return e.products[i].ID < e.products[j].ID })
-	productOf := map[*catalog.Tool]int{}
+	slices.SortFunc(e.products, func(a, b *catalog.Product) int { return strings.Compare(a.ID, b.ID) })
+	// Each tool with its product's position, sorted together by canonical
+	// path (no map from tool to product).
+	type placed struct {
+		tool    *catalog.Tool
+		product int
+	}
+	order := make([]placed, 0, tools)
 	for i, product := range e.products {
 		if _, dup := e.productByID[product.ID]; dup {
 			return nil, fmt.Errorf("duplicate product %q", product.ID)
@@ -124,11 +133,16 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
 			if tool.Identity.ProductID != product.ID {
 				return nil, fmt.Errorf("tool %s is listed under product %q", tool.Identity.CanonicalPath, product.ID)
 			}
-			e.tools = append(e.tools, tool)
-			productOf[tool] = i
+			order = append(order, placed{tool, i})
 		}
 	}
-	sort.Slice(e.tools, func(i, j int) bool { return e.tools[i].Identity.CanonicalPath < e.tools[j].Identity.CanonicalPath })
+	slices.SortFunc(order, func(a, b placed) int {
+		return strings.Compare(a.tool.Identity.CanonicalPath, b.tool.Identity.CanonicalPath)
+	})
+	e.tools = make([]*catalog.Tool, len(order))
+	for doc := range order {
+		e.tools[doc] = order[doc].tool
+	}
 
 	identity, err := catalog.NewIdentityIndex(e.tools)
 	if err != nil {
@@ -142,9 +156,8 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
 	e.docs = make([]document, len(e.tools))
 	e.executable = make([]bool, len(e.tools))
 	for doc, tool := range e.tools {
-		product := productOf[tool]
 		e.docs[doc] = document{
-			product:    product,
+			product:    order[doc].product,
 			executable: tool.Interface.AgentExecutable(),
 			avoidWhen:  demotingPhrases(tool.Selection.AvoidWhen, p.AvoidWhenBoilerplate),
 		}
@@ -190,22 +203,64 @@ func demotingPhrases(avoidWhen []string, boilerplate string) []string {
 }
 
 // lower is strings.ToLower without the copy when nothing changes (most
-// avoid_when prose is Chinese, which has no case).
+// avoid_when prose is Chinese, which has no case), and without the case
+// tables for the CJK runes of a string that does change.
 func lower(s string) string {
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		c := s[i]
 		switch {
-		case r < utf8.RuneSelf:
-			if 'A' <= r && r <= 'Z' {
-				return strings.ToLower(s)
+		case c < utf8.RuneSelf:
+			if 'A' <= c && c <= 'Z' {
+				return lowerFrom(s, i)
 			}
-		case r >= 0x3000 && r < 0xA000:
-			// CJK punctuation, kana and ideographs have no case; skipping
-			// the case tables for them is what makes this cheap.
-		case r == utf8.RuneError || unicode.ToLower(r) != r:
-			return strings.ToLower(s)
+			i++
+		case caselessCJK(s, i):
+			i += 3
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError || unicode.ToLower(r) != r {
+				return lowerFrom(s, i)
+			}
+			i += size
 		}
 	}
 	return s
+}
+
+// caselessCJK reports whether s[i:] starts with a rune in U+3000..U+9FFF
+// (CJK punctuation, kana and ideographs, which have no case): a lead byte
+// E3..E9 and two continuation bytes, which is always valid UTF-8. Checking
+// the bytes skips decoding the rune, which is most of lower's cost in
+// WebAssembly.
+func caselessCJK(s string, i int) bool {
+	return i+2 < len(s) && s[i] >= 0xE3 && s[i] <= 0xE9 && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80
+}
+
+// lowerFrom lowers s whose first i bytes need no change: rune by rune, as
+// strings.ToLower does (which maps every rune with unicode.ToLower and writes
+// an invalid byte as U+FFFD), but copying caseless CJK runes as they are.
+func lowerFrom(s string, i int) string {
+	out := make([]byte, i, len(s)+utf8.UTFMax)
+	copy(out, s[:i])
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c < utf8.RuneSelf:
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			out = append(out, c)
+			i++
+		case caselessCJK(s, i):
+			out = append(out, s[i:i+3]...)
+			i += 3
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			out = utf8.AppendRune(out, unicode.ToLower(r))
+			i += size
+		}
+	}
+	return string(out)
 }
 
 // productNameKey folds text for product-name containment: NFKC, all

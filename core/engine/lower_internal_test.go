@@ -7,7 +7,7 @@ import (
 )
 
 func FuzzLowerMatchesStringsToLower(f *testing.F) {
-	for _, seed := range []string{"", "群聊消息", "Chat 发送", "ΣΑΣ", "İ", "\xff\xfe", "already lower"} {
+	for _, seed := range []string{"", "群聊消息", "Chat 发送", "ΣΑΣ", "İ", "\xff\xfe", "already lower", "群聊 API 消息", "发送 ÀB \xe9\x80", "\xe3\x80\x80X", "Ｘ群"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -13,6 +13,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/toolsift/toolsift/core/profile"
 )
@@ -32,6 +34,9 @@ type Index struct {
 	algorithm string // what Prepare derived tables for
 	// vocab finds a query term in every field with one probe.
 	vocab vocabulary
+	// lazy guards the BM25 impacts, which are derived term by term on first
+	// use (see derive).
+	lazy *sync.Mutex
 }
 
 // Field is one field's postings. Terms are sorted; the postings of Terms[i]
@@ -43,8 +48,14 @@ type Field struct {
 	PostingTF    []uint32
 	DocLen       []uint32 // tokens per document, empty fields count 0
 
-	// BM25: per posting, idf(term)·tf(k1+1)/(tf+k1(1−b+b·dl/avgdl)).
+	// BM25: per posting, idf(term)·tf(k1+1)/(tf+k1(1−b+b·dl/avgdl)),
+	// filled in for a term the first time a query needs it (bm25Ready[t]
+	// becomes 1, atomically, after its impacts are written); bm25Norm is
+	// k1(1−b+b·dl/avgdl) per document.
 	bm25Impact []float64
+	bm25Ready  []uint32
+	bm25Norm   []float64
+	bm25K1     float64
 	// TF-IDF: idf per term, tf·idf per posting, vector norm per document.
 	tfidfIDF    []float64
 	tfidfWeight []float64
@@ -190,16 +201,21 @@ func (ix *Index) validateFields() error {
 		// What scoring relies on: offsets that stay inside the posting
 		// tables, and documents that exist. (Frequencies and document
 		// order only change scores, which the checksum protects.)
-		for t := range field.Terms {
-			if field.PostingStart[t] > field.PostingStart[t+1] {
-				return fmt.Errorf("index field %s: posting offsets decrease", name)
-			}
+		// Plain loops without an early exit: they run in every open.
+		previous, decreases := uint32(0), false
+		for _, start := range field.PostingStart {
+			decreases = decreases || start < previous
+			previous = start
 		}
-		docs := uint32(ix.Docs)
+		if decreases {
+			return fmt.Errorf("index field %s: posting offsets decrease", name)
+		}
+		highest := uint32(0)
 		for _, doc := range field.PostingDoc {
-			if doc >= docs {
-				return fmt.Errorf("index field %s: a posting names document %d of %d", name, doc, ix.Docs)
-			}
+			highest = max(highest, doc)
+		}
+		if len(field.PostingDoc) > 0 && int64(highest) >= int64(ix.Docs) {
+			return fmt.Errorf("index field %s: a posting names document %d of %d", name, highest, ix.Docs)
 		}
 		if ix.vocab.table == nil {
 			// Prepare will merge the fields' terms, which needs them sorted.
@@ -214,16 +230,22 @@ func (ix *Index) validateFields() error {
 }
 
 // Prepare derives the term lookup (unless a snapshot supplied it) and the
-// scoring tables of algorithm
-// (profile.BM25 or profile.TFIDF) for k1 and b. The statistics (N, document
-// frequency, average length) cover every document, eligible or not, as in the
-// reference.
+// scoring tables of algorithm (profile.BM25 or profile.TFIDF) for k1 and b.
+// The statistics (N, document frequency, average length) cover every
+// document, eligible or not, as in the reference.
+//
+// For BM25 it derives only what is per document; a term's per-posting
+// impacts are computed the first time a query uses the term (derive). Most
+// terms of a catalog are never queried, and opening a snapshot is paid by
+// every new instance, so the work moves to the few terms that are: the
+// values, and so every answer, are the same either way.
 func (ix *Index) Prepare(algorithm string, k1, b float64) {
 	ix.algorithm = algorithm
 	n := float64(ix.Docs)
 	if ix.vocab.table == nil {
 		ix.vocab = buildVocabulary(&ix.Fields)
 	}
+	ix.lazy = new(sync.Mutex)
 	for f := range ix.Fields {
 		field := &ix.Fields[f]
 		if algorithm == profile.TFIDF {
@@ -254,17 +276,40 @@ func (ix *Index) Prepare(algorithm string, k1, b float64) {
 			// never in wasm): every host computes the same bits.
 			norm[doc] = float64(k1 * (1 - b + b*length/avgLen))
 		}
+		field.bm25Norm = norm
+		field.bm25K1 = k1
 		field.bm25Impact = make([]float64, len(field.PostingDoc))
-		for t := range field.Terms {
-			lo, hi := field.PostingStart[t], field.PostingStart[t+1]
-			df := float64(hi - lo)
-			idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-			for p := lo; p < hi; p++ {
-				tf := float64(field.PostingTF[p])
-				denominator := tf + norm[field.PostingDoc[p]]
-				field.bm25Impact[p] = idf * (tf * (k1 + 1) / denominator)
-			}
-		}
+		field.bm25Ready = make([]uint32, len(field.Terms))
+	}
+}
+
+// derive computes the BM25 impacts of term t's postings unless another
+// call did. Score calls it when bm25Ready[t] is 0; any number of goroutines
+// may call it at once: the first derives under the lock, and a term is
+// published as ready only after its impacts are written.
+func (ix *Index) derive(field *Field, t int32) {
+	ix.lazy.Lock()
+	defer ix.lazy.Unlock()
+	if atomic.LoadUint32(&field.bm25Ready[t]) == 0 {
+		field.deriveImpacts(float64(ix.Docs), field.PostingStart[t], field.PostingStart[t+1])
+		atomic.StoreUint32(&field.bm25Ready[t], 1)
+	}
+}
+
+// deriveImpacts writes idf·tf(k1+1)/(tf+norm(doc)) for the postings lo..hi
+// of one term (the reference's idf·tfPart, evaluated in the same order).
+func (field *Field) deriveImpacts(n float64, lo, hi uint32) {
+	df := float64(hi - lo)
+	idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+	k1 := field.bm25K1
+	norm := field.bm25Norm
+	impacts := field.bm25Impact[lo:hi]
+	docs := field.PostingDoc[lo:hi]
+	tfs := field.PostingTF[lo:hi]
+	for i := range impacts {
+		tf := float64(tfs[i])
+		denominator := tf + norm[docs[i]]
+		impacts[i] = idf * (tf * (k1 + 1) / denominator)
 	}
 }
 

@@ -3,6 +3,7 @@ package index
 import (
 	"math"
 	"sort"
+	"sync/atomic"
 
 	"github.com/toolsift/toolsift/core/profile"
 )
@@ -124,6 +125,9 @@ func (ix *Index) Score(weights *[profile.NumFields]float64, terms []QueryTerm, e
 				continue
 			}
 			qtf := math.Log1p(float64(qt.Count))
+			if atomic.LoadUint32(&field.bm25Ready[t]) == 0 {
+				ix.derive(field, t) // the term's first query
+			}
 			lo, hi := field.PostingStart[t], field.PostingStart[t+1]
 			impacts := field.bm25Impact[lo:hi]
 			docs := field.PostingDoc[lo:hi]

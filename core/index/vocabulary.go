@@ -95,10 +95,13 @@ func fnv32(s string) uint32 {
 }
 
 // validate checks what find and scoring rely on: one position row per term,
-// positions inside each field's Terms, every field term placed exactly once,
-// and a table with a free slot whose entries are in range. (That a position
-// names the very same string is left to the snapshot's checksum: a wrong one
-// only misranks, and comparing every term would double the cost of opening.)
+// and in each field the positions 0, 1, 2, … in the order of the vocabulary
+// (both lists are sorted, so a vocabulary built from the fields places every
+// field term exactly once, in order); and a table of in-range entries with
+// at least one free slot, without which find would never stop on an unknown
+// term. (That a position names the very same string is left to the
+// snapshot's checksum: a wrong one only misranks, and comparing every term
+// would double the cost of opening.)
 func (v *vocabulary) validate(fields *[profile.NumFields]Field) error {
 	if len(v.refs) != len(v.terms) {
 		return fmt.Errorf("vocabulary: %d terms but %d position rows", len(v.terms), len(v.refs))
@@ -106,32 +109,32 @@ func (v *vocabulary) validate(fields *[profile.NumFields]Field) error {
 	if len(v.table) == 0 || len(v.table)&(len(v.table)-1) != 0 || len(v.table) <= len(v.terms) {
 		return fmt.Errorf("vocabulary: a table of %d slots cannot hold %d terms", len(v.table), len(v.terms))
 	}
-	var placed [profile.NumFields][]bool
-	for f := range fields {
-		placed[f] = make([]bool, len(fields[f].Terms))
-	}
+	var next termRefs // per field: the position the next placed term must have
 	for i := range v.refs {
 		for f, pos := range v.refs[i] {
 			if pos == -1 {
 				continue
 			}
-			if pos < 0 || int(pos) >= len(placed[f]) || placed[f][pos] {
+			if pos != next[f] {
 				return fmt.Errorf("vocabulary: term %d has a wrong position in field %s", i, profile.Field(f))
 			}
-			placed[f][pos] = true
+			next[f]++
 		}
 	}
 	for f := range fields {
-		for _, ok := range placed[f] {
-			if !ok {
-				return fmt.Errorf("vocabulary: a term of field %s is missing", profile.Field(f))
-			}
+		if int(next[f]) != len(fields[f].Terms) {
+			return fmt.Errorf("vocabulary: a term of field %s is missing", profile.Field(f))
 		}
 	}
+	terms, free := uint32(len(v.terms)), false
 	for _, slot := range v.table {
-		if int(slot) > len(v.terms) {
+		if slot > terms {
 			return fmt.Errorf("vocabulary: hash table entry out of range")
 		}
+		free = free || slot == 0
+	}
+	if !free {
+		return fmt.Errorf("vocabulary: hash table has no free slot")
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package snapshot_test
 import (
 	"bytes"
 	"encoding/binary"
-	"hash/crc32"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -71,10 +70,8 @@ func TestSnapshotEngineAnswersLikeNative(t *testing.T) {
 
 func TestCorruptSnapshotsFailClosed(t *testing.T) {
 	good := build(t)
-	reseal := func(b []byte) []byte { // a valid checksum over a damaged body
-		binary.LittleEndian.PutUint32(b[12:], crc32.Checksum(b[24:], crc32.MakeTable(crc32.Castagnoli)))
-		return b
-	}
+	reseal := snapshot.Reseal // a valid checksum over a damaged body
+	h := snapshot.HeaderSize
 	cases := map[string][]byte{
 		"empty":                            {},
 		"short":                            good[:10],
@@ -82,14 +79,14 @@ func TestCorruptSnapshotsFailClosed(t *testing.T) {
 		"truncated":                        good[:len(good)-100],
 		"padded":                           append(bytes.Clone(good), 0),
 		"flipped body byte":                flip(good, len(good)/2),
-		"flipped header crc":               flip(good, 13),
-		"body garbage with valid checksum": reseal(append(bytes.Clone(good[:24]), bytes.Repeat([]byte{0xdd}, len(good)-24)...)),
+		"flipped header checksum":          flip(good, 27),
+		"flipped reserved header byte":     flip(good, 13),
+		"body garbage with valid checksum": reseal(append(bytes.Clone(good[:h]), bytes.Repeat([]byte{0xdd}, len(good)-h)...)),
 		"absurd array length with valid checksum": func() []byte {
-			b := bytes.Clone(good[:24])
+			b := bytes.Clone(good[:h])
 			b = append(b, 0x83, 0xa7) // map of 3, then a 7-byte key
 			b = append(b, "profile"...)
 			b = append(b, 0xdd, 0xff, 0xff, 0xff, 0xff) // array32 claiming 4 billion entries
-			binary.LittleEndian.PutUint64(b[16:], uint64(len(b)-24))
 			return reseal(b)
 		}(),
 	}
@@ -101,6 +98,11 @@ func TestCorruptSnapshotsFailClosed(t *testing.T) {
 	future := bytes.Clone(good)
 	binary.LittleEndian.PutUint32(future[8:], 99)
 	_, werr := snapshot.Open(future)
+	require.NotNil(t, werr)
+	require.Equal(t, "unsupported_snapshot_version", werr.Reason)
+	// A version 1 snapshot (24-byte header, CRC-32C) is refused by version.
+	v1 := append([]byte("TSIFTSNP\x01\x00\x00\x00"), good[12:]...)
+	_, werr = snapshot.Open(v1)
 	require.NotNil(t, werr)
 	require.Equal(t, "unsupported_snapshot_version", werr.Reason)
 }
@@ -157,17 +159,14 @@ func TestCommittedDefaultSnapshotIsFresh(t *testing.T) {
 // damaged copies of it (with valid checksums, so the decoder is reached).
 func FuzzOpen(f *testing.F) {
 	good := testdata.DWSSnapshot
-	reseal := func(b []byte) []byte {
-		binary.LittleEndian.PutUint64(b[16:], uint64(len(b)-24))
-		binary.LittleEndian.PutUint32(b[12:], crc32.Checksum(b[24:], crc32.MakeTable(crc32.Castagnoli)))
-		return b
-	}
+	reseal := snapshot.Reseal
+	h := snapshot.HeaderSize
 	f.Add(good)
 	f.Add(reseal(bytes.Clone(good[:4096])))
-	f.Add(reseal(append(bytes.Clone(good[:24]), 0x93, 0xa6, 'd', 'w', 's', '-', 'v', '1', 0x93)))
+	f.Add(reseal(append(bytes.Clone(good[:h]), 0x93, 0xa6, 'd', 'w', 's', '-', 'v', '1', 0x93)))
 	f.Add([]byte("TSIFTSNP"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) >= 24 && string(data[:8]) == "TSIFTSNP" && binary.LittleEndian.Uint32(data[8:]) == snapshot.FormatVersion {
+		if len(data) >= h && string(data[:8]) == "TSIFTSNP" && binary.LittleEndian.Uint32(data[8:]) == snapshot.FormatVersion {
 			data = reseal(bytes.Clone(data)) // reach the body decoder, not just the checksum
 		}
 		e, werr := snapshot.Open(data)

@@ -1,6 +1,8 @@
 package snapshot_test
 
 import (
+	"runtime"
+	"runtime/debug"
 	"testing"
 
 	"github.com/toolsift/toolsift/core/catalog"
@@ -11,31 +13,56 @@ import (
 	"github.com/toolsift/toolsift/testdata"
 )
 
-// BenchmarkOpenStages splits opening the default snapshot into its stages.
+// BenchmarkOpenStages splits opening the default snapshot into its stages,
+// with the collector paused as the module pauses it while it opens (and run
+// between iterations, untimed, every few iterations).
 func BenchmarkOpenStages(b *testing.B) {
 	snap := testdata.DWSSnapshot
+	paused := func(b *testing.B, stage func()) {
+		defer debug.SetGCPercent(debug.SetGCPercent(-1))
+		for i := 0; b.Loop(); i++ {
+			stage()
+			if i%4 == 3 {
+				b.StopTimer()
+				runtime.GC()
+				b.StartTimer()
+			}
+		}
+	}
+	b.Run("open", func(b *testing.B) {
+		paused(b, func() {
+			if _, werr := snapshot.Open(snap); werr != nil {
+				b.Fatal(werr)
+			}
+		})
+	})
+	b.Run("checksum", func(b *testing.B) {
+		paused(b, func() { snapshot.Checksum(snap[snapshot.HeaderSize:]) })
+	})
 	b.Run("decode", func(b *testing.B) {
-		for b.Loop() {
+		paused(b, func() {
 			if _, werr := snapshot.Decode(snap); werr != nil {
 				b.Fatal(werr)
 			}
-		}
+		})
 	})
-	b.Run("engine", func(b *testing.B) {
-		for b.Loop() {
-			b.StopTimer()
-			body, _ := snapshot.Decode(snap)
-			b.StartTimer()
+	body, _ := snapshot.Decode(snap)
+	b.Run("engine", func(b *testing.B) { // NewWithIndex: validate, prepare, per-tool tables
+		paused(b, func() {
 			if _, err := engine.NewWithIndex(&body.Catalog, profile.DWSV1, &body.Index); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
+	})
+	b.Run("validate", func(b *testing.B) {
+		paused(b, func() {
+			if err := body.Index.Validate(); err != nil {
+				b.Fatal(err)
+			}
+		})
 	})
 	b.Run("prepare", func(b *testing.B) {
-		body, _ := snapshot.Decode(snap)
-		for b.Loop() {
-			body.Index.Prepare(profile.BM25, 0.9, 0.4)
-		}
+		paused(b, func() { body.Index.Prepare(profile.BM25, 0.9, 0.4) })
 	})
 }
 

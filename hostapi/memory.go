@@ -1,0 +1,58 @@
+package hostapi
+
+import "github.com/tetratelabs/wazero/experimental"
+
+// Linear memory grows in steps: the Go runtime in the module asks for one
+// 4 MiB heap arena at a time. wazero's default memory grows its []byte by
+// append, which adds about a quarter each time it runs out, so opening the
+// DWS snapshot (24 MiB of linear memory) copied the whole memory six or seven
+// times, about 100 MB allocated per instance (in a CPU profile of
+// BenchmarkWasmOpenSnapshot, memory growth was 15 ms of a 37 ms open). Two
+// changes: an instance reserves at once the memory the last instance of its
+// runtime had after opening its snapshot (moduleRuntime.opened), and beyond
+// that the capacity doubles up to doublingLimit, so each byte is copied about
+// once; above it (only instances that build snapshots get there) growth is a
+// quarter at a time, to keep the slack small.
+const doublingLimit = 128 << 20
+
+// growingMemory is a linear memory backed by an ordinary Go []byte (the
+// collector frees it with the instance; nothing to unmap).
+type growingMemory struct {
+	buf []byte
+	max uint64
+}
+
+// linearMemory is the allocator of an instance's memory. reserve is a
+// capacity to start with: the memory an instance of the same runtime had
+// after opening its snapshot (0 before the first), so that later instances
+// reach that size without a single copy.
+func linearMemory(reserve uint64) experimental.MemoryAllocator {
+	return experimental.MemoryAllocatorFunc(func(capacity, limit uint64) experimental.LinearMemory {
+		return &growingMemory{buf: make([]byte, 0, min(max(capacity, reserve), limit)), max: limit}
+	})
+}
+
+// Reallocate implements experimental.LinearMemory: the memory's new length,
+// with its contents kept and the new bytes zero.
+func (m *growingMemory) Reallocate(size uint64) []byte {
+	if size > m.max {
+		return nil
+	}
+	if size <= uint64(cap(m.buf)) {
+		m.buf = m.buf[:size] // bytes past the old length are still zero: memory never shrinks
+		return m.buf
+	}
+	old := uint64(cap(m.buf))
+	grown := old + old/4
+	if old < doublingLimit {
+		grown = 2 * old
+	}
+	grown = min(max(grown, size), m.max)
+	buf := make([]byte, size, grown)
+	copy(buf, m.buf)
+	m.buf = buf
+	return buf
+}
+
+// Free implements experimental.LinearMemory.
+func (m *growingMemory) Free() { m.buf = nil }
