@@ -3,13 +3,26 @@ package hostapi
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
 
 func benchSearch(b *testing.B, request string, opts ...Option) {
+	benchSearchContext(b, context.Background(), request, opts...)
+}
+
+// benchSearchWithDeadline: the same search with a context that can end (an
+// hour away), so each call runs on a goroutine of its own that the caller
+// can leave when the deadline passes.
+func benchSearchWithDeadline(b *testing.B, request string, opts ...Option) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	benchSearchContext(b, ctx, request, opts...)
+}
+
+func benchSearchContext(b *testing.B, ctx context.Context, request string, opts ...Option) {
 	e := openDWS(b, append([]Option{WithMaxInstances(1)}, opts...)...)
-	ctx := context.Background()
 	want, err := e.Search(ctx, []byte(request))
 	require.NoError(b, err)
 	b.SetBytes(int64(len(want)))
@@ -28,6 +41,14 @@ func BenchmarkWasmSearchChineseQuery(b *testing.B) { benchSearch(b, chineseQuery
 
 // BenchmarkWasmSearchWorkflow: a decomposed two-subquery search.
 func BenchmarkWasmSearchWorkflow(b *testing.B) { benchSearch(b, workflowQuery) }
+
+func BenchmarkWasmSearchChineseQueryWithDeadline(b *testing.B) {
+	benchSearchWithDeadline(b, chineseQuery)
+}
+
+func BenchmarkWasmSearchWorkflowWithDeadline(b *testing.B) {
+	benchSearchWithDeadline(b, workflowQuery)
+}
 
 // The same searches compiled with wazero's termination checks
 // (WithInterruptibleCalls): what mid-call cancellation costs.

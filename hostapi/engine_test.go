@@ -455,14 +455,14 @@ func TestDeadlineInterruptible(t *testing.T) {
 	require.LessOrEqual(t, e.live.Load(), int64(2))
 }
 
-// TestDeadlineDefault: without WithInterruptibleCalls a search whose deadline
-// passes inside the module finishes, then reports the deadline; its instance
-// stays in the pool.
+// TestDeadlineDefault: without WithInterruptibleCalls, searches whose
+// deadlines fall around their own duration get either the right answer or
+// the deadline's error, and the engine keeps answering correctly from a pool
+// that never exceeds its bound.
 func TestDeadlineDefault(t *testing.T) {
 	e := openDWS(t, WithMaxInstances(1))
 	want, err := e.Search(context.Background(), []byte(chineseQuery))
 	require.NoError(t, err)
-	created := e.created.Load()
 	late := 0
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 400 && late < 3; i++ {
@@ -475,15 +475,88 @@ func TestDeadlineDefault(t *testing.T) {
 			continue
 		}
 		require.ErrorIs(t, err, context.DeadlineExceeded)
-		var exit *sys.ExitError
-		require.False(t, errors.As(err, &exit), "the default build never stops a call mid-way: %v", err)
 		late++
 	}
-	require.NotZero(t, late, "no deadline expired during a call")
-	require.Equal(t, created, e.created.Load(), "a late call keeps its instance")
+	require.NotZero(t, late, "no deadline expired")
 	got, err := e.Search(context.Background(), []byte(chineseQuery))
 	require.NoError(t, err)
 	require.Equal(t, want, got)
+	require.LessOrEqual(t, e.live.Load(), int64(1))
+}
+
+// TestDeadlineStopsLongCall: without WithInterruptibleCalls, a call whose
+// deadline passes while the module runs returns the deadline's error at
+// once, the module is stopped at its next WASI call (it does not run to the
+// end), and the pool replaces the instance. The long call is many searches
+// on one instance inside one pool call, about a second of work.
+func TestDeadlineStopsLongCall(t *testing.T) {
+	e := openDWS(t, WithMaxInstances(1))
+	want, err := e.Search(context.Background(), []byte(chineseQuery))
+	require.NoError(t, err)
+	created := e.created.Load()
+
+	const searches = 4000
+	const timed = 200
+	start := time.Now()
+	for range timed {
+		_, err := e.Search(context.Background(), []byte(chineseQuery))
+		require.NoError(t, err)
+	}
+	wholeCall := time.Since(start) * searches / timed
+
+	type stop struct {
+		done int
+		err  error
+	}
+	stopped := make(chan stop, 1)
+	const deadline = 30 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	start = time.Now()
+	_, err = e.run(ctx, "many searches", func(in *instance) ([]byte, error) {
+		for i := range searches {
+			if _, err := in.search(ctx, []byte(chineseQuery), 0); err != nil {
+				stopped <- stop{i, err}
+				return nil, err
+			}
+		}
+		stopped <- stop{searches, nil}
+		return nil, nil
+	})
+	returnedAfter := time.Since(start)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.Less(t, returnedAfter, wholeCall/4, "the error came late: the call would take about %v", wholeCall)
+
+	s := <-stopped
+	stoppedAfter := time.Since(start)
+	var exit *sys.ExitError
+	require.ErrorAs(t, s.err, &exit, "the module ran to the end instead of stopping")
+	require.Equal(t, sys.ExitCodeDeadlineExceeded, exit.ExitCode())
+	require.Less(t, s.done, searches)
+	require.Eventually(t, func() bool { return e.live.Load() == 0 }, 5*time.Second, time.Millisecond,
+		"the stopped instance was not discarded")
+
+	got, err := e.Search(context.Background(), []byte(chineseQuery))
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+	require.Equal(t, created+1, e.created.Load(), "the pool replaced the stopped instance")
+	t.Logf("a call of about %v with a %v deadline: error after %v, module stopped after %v (%d of %d searches done)",
+		wholeCall.Round(time.Millisecond), deadline, returnedAfter.Round(time.Microsecond), stoppedAfter.Round(time.Microsecond), s.done, searches)
+}
+
+// TestDeadlineStopsBuildSnapshot: building the DWS snapshot takes seconds;
+// with a short deadline the error comes back long before that.
+func TestDeadlineStopsBuildSnapshot(t *testing.T) {
+	const deadline = 50 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	start := time.Now()
+	_, err := BuildSnapshot(ctx, "dws", testdata.DWSCatalog)
+	returnedAfter := time.Since(start)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	// The build takes about 3.4 s on the machine these figures come from.
+	require.Less(t, returnedAfter, time.Second)
+	t.Logf("BuildSnapshot with a %v deadline returned after %v", deadline, returnedAfter.Round(time.Microsecond))
 }
 
 // TestShortDeadlinesStillFillThePool: a caller whose deadline is shorter than
