@@ -162,23 +162,42 @@ type instance struct {
 	handle uint32
 }
 
-// instantiate creates a fresh instance: no file system, environment,
-// arguments or stdin; stdout discarded; the start of stderr kept for
-// error messages; _initialize run once.
-func (m *moduleRuntime) instantiate(ctx context.Context) (*instance, error) {
-	stderr := &head{}
-	mc := wazero.NewModuleConfig().
+// sandboxConfig is the configuration of every module instance the host
+// runs: no arguments, no environment, no preopened directory or socket (no
+// WithArgs, WithEnv, WithFSConfig; wazero gives none unless asked), stdin at
+// EOF, stdout discarded, stderr kept in the given head for error messages,
+// wazero's default deterministic clocks and random source, _initialize run
+// once. TestSandboxSeenFromInside runs a probe module with it.
+func sandboxConfig(stderr *head) wazero.ModuleConfig {
+	return wazero.NewModuleConfig().
 		WithName("").
 		WithStartFunctions("_initialize").
 		WithStdin(eofReader{}).
 		WithStdout(io.Discard).
 		WithStderr(stderr)
+}
+
+// instantiateSandboxed instantiates the runtime's compiled module with
+// sandboxConfig (altered only by tests, through withModuleConfig).
+func (m *moduleRuntime) instantiateSandboxed(ctx context.Context) (api.Module, *head, error) {
+	stderr := &head{}
+	mc := sandboxConfig(stderr)
 	if m.cfg.moduleConfig != nil {
 		mc = m.cfg.moduleConfig(mc)
 	}
 	mod, err := m.rt.InstantiateModule(ctx, m.compiled, mc)
 	if err != nil {
-		return nil, finish(ctx, "instantiate", err, stderr.String())
+		return nil, nil, finish(ctx, "instantiate", err, stderr.String())
+	}
+	return mod, stderr, nil
+}
+
+// instantiate creates a fresh, sandboxed instance of the toolsift module and
+// checks its exports against ABI version 1.
+func (m *moduleRuntime) instantiate(ctx context.Context) (*instance, error) {
+	mod, stderr, err := m.instantiateSandboxed(ctx)
+	if err != nil {
+		return nil, err
 	}
 	in := &instance{mod: mod, stderr: stderr, mem: mod.ExportedMemory("memory")}
 	if in.mem == nil {
