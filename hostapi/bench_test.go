@@ -127,15 +127,24 @@ func BenchmarkWasmOpenSnapshot(b *testing.B) {
 }
 
 // BenchmarkCompileModule: compiling toolsearch.wasm with no cache (what the
-// first Open of a process pays, or every Open with WithCompilationCache(nil)).
+// first Open of a process pays, or every Open with WithCompilationCache(nil)),
+// with and without wazero's termination checks (WithInterruptibleCalls).
 func BenchmarkCompileModule(b *testing.B) {
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		mr, err := newModuleRuntime(ctx, newConfig([]Option{WithCompilationCache(nil)}))
-		if err != nil {
-			b.Fatal(err)
-		}
-		_ = mr.close(ctx)
+	for _, mode := range []struct {
+		name string
+		opts []Option
+	}{{"interruptible", []Option{WithInterruptibleCalls()}}, {"uninterruptible", nil}} {
+		b.Run(mode.name, func(b *testing.B) {
+			ctx := context.Background()
+			opts := append([]Option{WithCompilationCache(nil)}, mode.opts...)
+			b.ReportAllocs()
+			for b.Loop() {
+				mr, err := newModuleRuntime(ctx, newConfig(opts))
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = mr.close(ctx)
+			}
+		})
 	}
 }

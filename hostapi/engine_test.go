@@ -701,3 +701,66 @@ func TestClose(t *testing.T) {
 	}
 	require.LessOrEqual(t, runtime.NumGoroutine(), goroutines, "goroutines leaked")
 }
+
+// TestWASICallGaps: by default a call past its deadline is stopped at the
+// module's next WASI call (stopAtHostCall), so the module must make such
+// calls while it works. This measures the longest stretch without one (from
+// the start of a stage to its end) while opening the DWS snapshot, during
+// runs of searches and while building the snapshot, and fails if a stage
+// makes none.
+func TestWASICallGaps(t *testing.T) {
+	ctx := context.Background()
+	var mu sync.Mutex
+	var calls int
+	var last time.Time
+	var longest time.Duration
+	observe := func(string) {
+		mu.Lock()
+		defer mu.Unlock()
+		now := time.Now()
+		longest = max(longest, now.Sub(last))
+		last = now
+		calls++
+	}
+	stage := func(name string, work func() error) {
+		mu.Lock()
+		calls, longest, last = 0, 0, time.Now()
+		mu.Unlock()
+		start := time.Now()
+		require.NoError(t, work())
+		mu.Lock()
+		longest = max(longest, time.Since(last))
+		n, gap := calls, longest
+		mu.Unlock()
+		t.Logf("%s (%v): %d WASI calls, longest stretch without one %v",
+			name, time.Since(start).Round(time.Millisecond), n, gap.Round(10*time.Microsecond))
+		require.NotZero(t, n, "%s makes no WASI call: a deadline could not stop it", name)
+	}
+
+	mr, err := newModuleRuntime(ctx, newConfig([]Option{withWASICallObserver(observe)}))
+	require.NoError(t, err)
+	defer mr.close(ctx)
+	g := &generation{snapshot: snapshotDWS(t)}
+	var in *instance
+	stage("instantiate", func() (err error) {
+		in, err = mr.instantiate(ctx)
+		return err
+	})
+	stage("open the DWS snapshot", func() error { return in.open(ctx, g) })
+	for _, q := range []struct{ name, request string }{{"Chinese query", chineseQuery}, {"workflow", workflowQuery}} {
+		stage("200 searches, "+q.name, func() error {
+			for range 200 {
+				if _, err := in.search(ctx, []byte(q.request), 0); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	builder, err := mr.instantiate(ctx)
+	require.NoError(t, err)
+	stage("build the DWS snapshot", func() error {
+		_, err := builder.buildSnapshot(ctx, "dws", testdata.DWSCatalog)
+		return err
+	})
+}

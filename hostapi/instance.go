@@ -56,7 +56,7 @@ func newModuleRuntime(ctx context.Context, cfg *config) (*moduleRuntime, error) 
 	// The listener goes on the WASI host functions only (the context carrying
 	// it is used for this host module alone), so the module's own compiled
 	// code is unchanged.
-	wasiCtx := experimental.WithFunctionListenerFactory(ctx, stopAtHostCall{})
+	wasiCtx := experimental.WithFunctionListenerFactory(ctx, stopAtHostCall{observe: cfg.wasiCallObserver})
 	if _, err := wasi_snapshot_preview1.Instantiate(wasiCtx, rt); err != nil {
 		_ = rt.Close(context.WithoutCancel(ctx))
 		return nil, fmt.Errorf("toolsift: instantiate WASI: %w", err)
@@ -84,13 +84,18 @@ func newModuleRuntime(ctx context.Context, cfg *config) (*moduleRuntime, error) 
 // closed and the call fails with a *sys.ExitError carrying wazero's exit code
 // for the context's error, as WithInterruptibleCalls would; the caller
 // discards the instance.
-type stopAtHostCall struct{}
-
-func (stopAtHostCall) NewFunctionListener(api.FunctionDefinition) experimental.FunctionListener {
-	return stopAtHostCall{}
+type stopAtHostCall struct {
+	observe func(name string) // tests only: sees every WASI call
 }
 
-func (stopAtHostCall) Before(ctx context.Context, caller api.Module, _ api.FunctionDefinition, _ []uint64, _ experimental.StackIterator) {
+func (l stopAtHostCall) NewFunctionListener(api.FunctionDefinition) experimental.FunctionListener {
+	return l
+}
+
+func (l stopAtHostCall) Before(ctx context.Context, caller api.Module, def api.FunctionDefinition, _ []uint64, _ experimental.StackIterator) {
+	if l.observe != nil {
+		l.observe(def.Name())
+	}
 	err := ctx.Err()
 	if err == nil {
 		return

@@ -24,6 +24,10 @@ type config struct {
 	// moduleConfig lets tests alter the per-instance module configuration
 	// (clocks, randomness). Never set outside tests.
 	moduleConfig func(wazero.ModuleConfig) wazero.ModuleConfig
+	// wasiCallObserver, if set, is called with the name of every WASI
+	// function the module calls (tests only: how often a call could be
+	// stopped).
+	wasiCallObserver func(name string)
 	// interruptible compiles the module with wazero's termination checks
 	// (WithCloseOnContextDone(true)); see WithInterruptibleCalls.
 	interruptible bool
@@ -107,6 +111,12 @@ func WithModule(wasm []byte) Option {
 // only: clocks and randomness must not change answers).
 func withModuleConfig(f func(wazero.ModuleConfig) wazero.ModuleConfig) Option {
 	return func(c *config) { c.moduleConfig = f }
+}
+
+// withWASICallObserver has observe called with the name of every WASI
+// function the module calls (tests only).
+func withWASICallObserver(observe func(name string)) Option {
+	return func(c *config) { c.wasiCallObserver = observe }
 }
 
 // WithInterruptibleCalls makes a context that ends while the module runs stop
