@@ -13,8 +13,7 @@ func benchSearch(b *testing.B, request string, opts ...Option) {
 }
 
 // benchSearchWithDeadline: the same search with a context that can end (an
-// hour away), so each call runs on a goroutine of its own that the caller
-// can leave when the deadline passes.
+// hour away): what a caller with a deadline pays.
 func benchSearchWithDeadline(b *testing.B, request string, opts ...Option) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()

@@ -77,13 +77,13 @@ func newModuleRuntime(ctx context.Context, cfg *config) (*moduleRuntime, error) 
 
 // stopAtHostCall stops a call whose context is done when the module next
 // calls a WASI function, without the cost of WithInterruptibleCalls (wazero's
-// check on every loop iteration, about 5.7x per search). The Go runtime in
-// the module calls clock_time_get often enough for this to bound a long call:
-// measured on DWS, at most 24 ms apart while opening the snapshot, 9 ms while
-// searching, 0.7 ms to 683 ms while building the snapshot. The instance is
-// closed and the call fails with a *sys.ExitError carrying wazero's exit code
-// for the context's error, as WithInterruptibleCalls would; the caller
-// discards the instance.
+// check on every loop iteration, 5.4x to 5.7x per search). The Go runtime in
+// the module calls clock_time_get often enough for this to bound a long call
+// (TestWASICallGaps measures how often). The instance is closed and the call
+// fails with a *sys.ExitError carrying wazero's exit code for the context's
+// error, as WithInterruptibleCalls would; the caller discards the instance.
+// It uses wazero's experimental function listener API: a wazero upgrade that
+// changes it fails TestDeadlineStopsLongCall.
 type stopAtHostCall struct {
 	observe func(name string) // tests only: sees every WASI call
 }

@@ -129,13 +129,14 @@ func withWASICallObserver(observe func(name string)) Option {
 // to 1.5 ms; building the DWS snapshot from 4 s to 20 s), and the compiled code
 // is cached separately from the default build.
 //
-// Without it (the default) a call whose context ends also returns at once
-// with the context's error, and the module is stopped at its next WASI call:
-// the Go runtime in the module reads the clock every few milliseconds while it
-// works (measured on DWS: at most 9 ms apart during searches, 24 ms while
-// opening a snapshot, 0.7 s while building one). Only a module that computed
-// for long without any WASI call would run on, and it would still end with
-// its bounded work, keeping its place in the pool until then.
+// Without it (the default) a module whose call's context ends is stopped at
+// its next WASI call, and its instance discarded: the Go runtime in the
+// module reads the clock often while it works (measured on DWS: at most 3 to
+// 23 ms apart during runs of searches, 45 ms while opening a snapshot, 0.8 s
+// while building one). A single search (under a millisecond) may finish
+// first; it then returns the context's error and keeps its instance.
+// BuildSnapshot and ModuleVersion return at the deadline without waiting for
+// the module to stop.
 func WithInterruptibleCalls() Option {
 	return func(c *config) { c.interruptible = true }
 }
