@@ -40,12 +40,13 @@ type Info struct {
 // the module runs, makes the call return an error wrapping ctx.Err()
 // (errors.Is(err, context.DeadlineExceeded) holds). A module still running
 // when the context ends is stopped at its next WASI call (the Go runtime in
-// it reads the clock every few milliseconds while it works), the call returns
-// then, and the instance is replaced; a call that finishes first returns the
-// context's error and keeps its instance. With WithInterruptibleCalls the
-// module is stopped within a loop iteration instead, at a cost on every call. A trap (the module running out of its memory limit, for
-// one) likewise fails only that call and discards its instance; later calls
-// get a fresh instance.
+// it reads the clock often while it works; see WithInterruptibleCalls for
+// how often), the call returns then, and the instance is replaced; a call
+// that finishes first returns the context's error and keeps its instance.
+// With WithInterruptibleCalls the module is stopped within a loop iteration
+// instead, at a cost on every call. A trap (the module running out of its
+// memory limit, for one) likewise fails only that call and discards its
+// instance; later calls get a fresh instance.
 type Engine struct {
 	mr    *moduleRuntime
 	slots chan struct{} // one token per instance in use (busy), capacity MaxInstances

@@ -77,7 +77,7 @@ func newModuleRuntime(ctx context.Context, cfg *config) (*moduleRuntime, error) 
 
 // stopAtHostCall stops a call whose context is done when the module next
 // calls a WASI function, without the cost of WithInterruptibleCalls (wazero's
-// check on every loop iteration, 5.4x to 5.7x per search). The Go runtime in
+// check on every loop iteration, 5.4x to 6x per search). The Go runtime in
 // the module calls clock_time_get often enough for this to bound a long call
 // (TestWASICallGaps measures how often). The instance is closed and the call
 // fails with a *sys.ExitError carrying wazero's exit code for the context's
