@@ -3,13 +3,25 @@ package hostapi
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
 
 func benchSearch(b *testing.B, request string, opts ...Option) {
+	benchSearchContext(b, context.Background(), request, opts...)
+}
+
+// benchSearchWithDeadline: the same search with a context that can end (an
+// hour away): what a caller with a deadline pays.
+func benchSearchWithDeadline(b *testing.B, request string, opts ...Option) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	benchSearchContext(b, ctx, request, opts...)
+}
+
+func benchSearchContext(b *testing.B, ctx context.Context, request string, opts ...Option) {
 	e := openDWS(b, append([]Option{WithMaxInstances(1)}, opts...)...)
-	ctx := context.Background()
 	want, err := e.Search(ctx, []byte(request))
 	require.NoError(b, err)
 	b.SetBytes(int64(len(want)))
@@ -28,6 +40,14 @@ func BenchmarkWasmSearchChineseQuery(b *testing.B) { benchSearch(b, chineseQuery
 
 // BenchmarkWasmSearchWorkflow: a decomposed two-subquery search.
 func BenchmarkWasmSearchWorkflow(b *testing.B) { benchSearch(b, workflowQuery) }
+
+func BenchmarkWasmSearchChineseQueryWithDeadline(b *testing.B) {
+	benchSearchWithDeadline(b, chineseQuery)
+}
+
+func BenchmarkWasmSearchWorkflowWithDeadline(b *testing.B) {
+	benchSearchWithDeadline(b, workflowQuery)
+}
 
 // The same searches compiled with wazero's termination checks
 // (WithInterruptibleCalls): what mid-call cancellation costs.
@@ -106,15 +126,24 @@ func BenchmarkWasmOpenSnapshot(b *testing.B) {
 }
 
 // BenchmarkCompileModule: compiling toolsearch.wasm with no cache (what the
-// first Open of a process pays, or every Open with WithCompilationCache(nil)).
+// first Open of a process pays, or every Open with WithCompilationCache(nil)),
+// with and without wazero's termination checks (WithInterruptibleCalls).
 func BenchmarkCompileModule(b *testing.B) {
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		mr, err := newModuleRuntime(ctx, newConfig([]Option{WithCompilationCache(nil)}))
-		if err != nil {
-			b.Fatal(err)
-		}
-		_ = mr.close(ctx)
+	for _, mode := range []struct {
+		name string
+		opts []Option
+	}{{"interruptible", []Option{WithInterruptibleCalls()}}, {"uninterruptible", nil}} {
+		b.Run(mode.name, func(b *testing.B) {
+			ctx := context.Background()
+			opts := append([]Option{WithCompilationCache(nil)}, mode.opts...)
+			b.ReportAllocs()
+			for b.Loop() {
+				mr, err := newModuleRuntime(ctx, newConfig(opts))
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = mr.close(ctx)
+			}
+		})
 	}
 }

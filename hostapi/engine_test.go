@@ -455,14 +455,14 @@ func TestDeadlineInterruptible(t *testing.T) {
 	require.LessOrEqual(t, e.live.Load(), int64(2))
 }
 
-// TestDeadlineDefault: without WithInterruptibleCalls a search whose deadline
-// passes inside the module finishes, then reports the deadline; its instance
-// stays in the pool.
+// TestDeadlineDefault: without WithInterruptibleCalls, searches whose
+// deadlines fall around their own duration get either the right answer or
+// the deadline's error, and the engine keeps answering correctly from a pool
+// that never exceeds its bound.
 func TestDeadlineDefault(t *testing.T) {
 	e := openDWS(t, WithMaxInstances(1))
 	want, err := e.Search(context.Background(), []byte(chineseQuery))
 	require.NoError(t, err)
-	created := e.created.Load()
 	late := 0
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 400 && late < 3; i++ {
@@ -475,15 +475,87 @@ func TestDeadlineDefault(t *testing.T) {
 			continue
 		}
 		require.ErrorIs(t, err, context.DeadlineExceeded)
-		var exit *sys.ExitError
-		require.False(t, errors.As(err, &exit), "the default build never stops a call mid-way: %v", err)
 		late++
 	}
-	require.NotZero(t, late, "no deadline expired during a call")
-	require.Equal(t, created, e.created.Load(), "a late call keeps its instance")
+	require.NotZero(t, late, "no deadline expired")
 	got, err := e.Search(context.Background(), []byte(chineseQuery))
 	require.NoError(t, err)
 	require.Equal(t, want, got)
+	require.LessOrEqual(t, e.live.Load(), int64(1))
+}
+
+// TestDeadlineStopsLongCall: without WithInterruptibleCalls, a call whose
+// deadline passes while the module runs is stopped at the module's next WASI
+// call (it does not run to the end), returns the deadline's error soon after
+// the deadline, and the pool replaces the instance. The long call is many
+// searches on one instance inside one pool call, about a second of work.
+func TestDeadlineStopsLongCall(t *testing.T) {
+	e := openDWS(t, WithMaxInstances(1))
+	want, err := e.Search(context.Background(), []byte(chineseQuery))
+	require.NoError(t, err)
+	created := e.created.Load()
+
+	const searches = 4000
+	const timed = 200
+	start := time.Now()
+	for range timed {
+		_, err := e.Search(context.Background(), []byte(chineseQuery))
+		require.NoError(t, err)
+	}
+	wholeCall := time.Since(start) * searches / timed
+
+	type stop struct {
+		done int
+		err  error
+	}
+	stopped := make(chan stop, 1)
+	const deadline = 30 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	start = time.Now()
+	_, err = e.run(ctx, "many searches", func(in *instance) ([]byte, error) {
+		for i := range searches {
+			if _, err := in.search(ctx, []byte(chineseQuery), 0); err != nil {
+				stopped <- stop{i, err}
+				return nil, err
+			}
+		}
+		stopped <- stop{searches, nil}
+		return nil, nil
+	})
+	returnedAfter := time.Since(start)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	var exit *sys.ExitError
+	require.ErrorAs(t, err, &exit, "the module ran to the end instead of stopping")
+	require.Equal(t, sys.ExitCodeDeadlineExceeded, exit.ExitCode())
+	require.Less(t, returnedAfter, wholeCall/4, "the error came late: the call would take about %v", wholeCall)
+	s := <-stopped
+	require.Less(t, s.done, searches)
+	require.Zero(t, e.live.Load(), "the stopped instance was not discarded")
+
+	got, err := e.Search(context.Background(), []byte(chineseQuery))
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+	require.Equal(t, created+1, e.created.Load(), "the pool replaced the stopped instance")
+	t.Logf("a call of about %v with a %v deadline: stopped, error after %v (%d of %d searches done)",
+		wholeCall.Round(time.Millisecond), deadline, returnedAfter.Round(time.Microsecond), s.done, searches)
+}
+
+// TestDeadlineStopsBuildSnapshot: building the DWS snapshot takes seconds;
+// with a short deadline the error comes back at the deadline, long before
+// that (the build runs on a goroutine the caller leaves; the module stops at
+// its next WASI call).
+func TestDeadlineStopsBuildSnapshot(t *testing.T) {
+	const deadline = 50 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	start := time.Now()
+	_, err := BuildSnapshot(ctx, "dws", testdata.DWSCatalog)
+	returnedAfter := time.Since(start)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	// The build takes about 3.4 s on the machine these figures come from.
+	require.Less(t, returnedAfter, time.Second)
+	t.Logf("BuildSnapshot with a %v deadline returned after %v", deadline, returnedAfter.Round(time.Microsecond))
 }
 
 // TestShortDeadlinesStillFillThePool: a caller whose deadline is shorter than
@@ -627,4 +699,67 @@ func TestClose(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	require.LessOrEqual(t, runtime.NumGoroutine(), goroutines, "goroutines leaked")
+}
+
+// TestWASICallGaps: by default a call past its deadline is stopped at the
+// module's next WASI call (stopAtHostCall), so the module must make such
+// calls while it works. This measures the longest stretch without one (from
+// the start of a stage to its end) while opening the DWS snapshot, during
+// runs of searches and while building the snapshot, and fails if a stage
+// makes none.
+func TestWASICallGaps(t *testing.T) {
+	ctx := context.Background()
+	var mu sync.Mutex
+	var calls int
+	var last time.Time
+	var longest time.Duration
+	observe := func(string) {
+		mu.Lock()
+		defer mu.Unlock()
+		now := time.Now()
+		longest = max(longest, now.Sub(last))
+		last = now
+		calls++
+	}
+	stage := func(name string, work func() error) {
+		mu.Lock()
+		calls, longest, last = 0, 0, time.Now()
+		mu.Unlock()
+		start := time.Now()
+		require.NoError(t, work())
+		mu.Lock()
+		longest = max(longest, time.Since(last))
+		n, gap := calls, longest
+		mu.Unlock()
+		t.Logf("%s (%v): %d WASI calls, longest stretch without one %v",
+			name, time.Since(start).Round(time.Millisecond), n, gap.Round(10*time.Microsecond))
+		require.NotZero(t, n, "%s makes no WASI call: a deadline could not stop it", name)
+	}
+
+	mr, err := newModuleRuntime(ctx, newConfig([]Option{withWASICallObserver(observe)}))
+	require.NoError(t, err)
+	defer mr.close(ctx)
+	g := &generation{snapshot: snapshotDWS(t)}
+	var in *instance
+	stage("instantiate", func() (err error) {
+		in, err = mr.instantiate(ctx)
+		return err
+	})
+	stage("open the DWS snapshot", func() error { return in.open(ctx, g) })
+	for _, q := range []struct{ name, request string }{{"Chinese query", chineseQuery}, {"workflow", workflowQuery}} {
+		stage("200 searches, "+q.name, func() error {
+			for range 200 {
+				if _, err := in.search(ctx, []byte(q.request), 0); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	builder, err := mr.instantiate(ctx)
+	require.NoError(t, err)
+	stage("build the DWS snapshot", func() error {
+		_, err := builder.buildSnapshot(ctx, "dws", testdata.DWSCatalog)
+		return err
+	})
 }

@@ -38,11 +38,15 @@ type Info struct {
 // Every call takes a context. A context that is done before the call starts
 // costs nothing; one that ends while the call waits for an instance, or while
 // the module runs, makes the call return an error wrapping ctx.Err()
-// (errors.Is(err, context.DeadlineExceeded) holds). By default a running call
-// finishes before that error is returned; with WithInterruptibleCalls it is
-// stopped at once and its instance discarded. A trap (the module running out of its memory limit,
-// for one) likewise fails only that call and discards its instance; later
-// calls get a fresh instance.
+// (errors.Is(err, context.DeadlineExceeded) holds). A module still running
+// when the context ends is stopped at its next WASI call (the Go runtime in
+// it reads the clock often while it works; see WithInterruptibleCalls for
+// how often), the call returns then, and the instance is replaced; a call
+// that finishes first returns the context's error and keeps its instance.
+// With WithInterruptibleCalls the module is stopped within a loop iteration
+// instead, at a cost on every call. A trap (the module running out of its
+// memory limit, for one) likewise fails only that call and discards its
+// instance; later calls get a fresh instance.
 type Engine struct {
 	mr    *moduleRuntime
 	slots chan struct{} // one token per instance in use (busy), capacity MaxInstances
@@ -215,7 +219,9 @@ func (e *Engine) Close(ctx context.Context) error {
 // *Error. Cost: the module compile (unless cached), an instantiation and the
 // import, tokenising and indexing of the whole catalog in wasm (for DWS:
 // about 4 s, or 20 s with WithInterruptibleCalls, and a linear memory near
-// 300 MiB); the instance and its memory are released afterwards. Options
+// 300 MiB); the instance and its memory are released afterwards. A context
+// that ends first makes it return at once; the module stops at its next WASI
+// call (measured on DWS: at most 0.8 s later) and is then released. Options
 // other than WithMaxInstances apply.
 func BuildSnapshot(ctx context.Context, format string, catalog []byte, opts ...Option) ([]byte, error) {
 	return oneShot(ctx, "build snapshot", opts, func(in *instance) ([]byte, error) {
@@ -245,12 +251,22 @@ func oneShot(ctx context.Context, op string, opts []Option, f func(*instance) ([
 		}
 		return nil, err
 	}
-	defer mr.close(ctx)
 	in, err := mr.instantiate(ctx)
 	if err != nil {
+		_ = mr.close(ctx)
 		return nil, err // already decorated by instantiate
 	}
-	out, err := f(in)
+	out, err, pending := mr.runUntilDone(ctx, func() ([]byte, error) { return f(in) })
+	if pending != nil {
+		// The module stops at its next WASI call; its runtime is closed
+		// once it has.
+		go func() {
+			<-pending
+			_ = mr.close(ctx)
+		}()
+		return nil, finish(ctx, op, nil, "")
+	}
+	_ = mr.close(ctx)
 	if err = finish(ctx, op, err, in.stderr.String()); err != nil {
 		return nil, err
 	}
@@ -348,6 +364,11 @@ func (e *Engine) run(ctx context.Context, op string, f func(*instance) ([]byte, 
 	if err != nil {
 		return nil, err
 	}
+	// A context that ends while f runs stops the module at its next WASI
+	// call (stopAtHostCall): f then fails with a *sys.ExitError and the
+	// instance is discarded below. A search is short (under a millisecond on
+	// DWS), so the caller gets its error soon either way, and no goroutine
+	// is spent per call to return earlier.
 	out, err := f(in)
 	var typed *Error
 	healthy := err == nil || errors.As(err, &typed)
@@ -362,6 +383,40 @@ func (e *Engine) run(ctx context.Context, op string, f func(*instance) ([]byte, 
 		return nil, err
 	}
 	return out, nil
+}
+
+// runUntilDone runs call (a long call into an instance with ctx, such as a
+// snapshot build) and returns its outcome, or returns as soon as ctx is
+// done, with a channel that is closed when call has returned: the module
+// stops at its next WASI call (stopAtHostCall), which may come a good part of
+// a second later in a build. A call with a context that can end runs on a
+// goroutine of its own (which costs about 40 µs a call, measured on DWS
+// searches; pool calls, which are short, do not use it); one that cannot
+// (or, with WithInterruptibleCalls, whose module stops by itself at once)
+// runs on the caller's.
+func (m *moduleRuntime) runUntilDone(ctx context.Context, call func() ([]byte, error)) (out []byte, err error, pending <-chan struct{}) {
+	if ctx.Done() == nil || m.cfg.interruptible {
+		out, err = call()
+		return out, err, nil
+	}
+	var callOut []byte
+	var callErr error
+	returned := make(chan struct{})
+	go func() {
+		defer close(returned)
+		callOut, callErr = call()
+	}()
+	select {
+	case <-returned:
+		return callOut, callErr, nil
+	case <-ctx.Done():
+		select {
+		case <-returned: // finished just as the context ended
+			return callOut, callErr, nil
+		default:
+			return nil, nil, returned
+		}
+	}
 }
 
 // acquireSlot waits for a free instance slot, the context or Close.

@@ -13,6 +13,7 @@ import (
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+	"github.com/tetratelabs/wazero/sys"
 
 	"github.com/toolsift/toolsift/wasm"
 )
@@ -56,7 +57,11 @@ func newModuleRuntime(ctx context.Context, cfg *config) (*moduleRuntime, error) 
 		rc = rc.WithCompilationCache(cache)
 	}
 	rt := wazero.NewRuntimeWithConfig(ctx, rc)
-	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
+	// The listener goes on the WASI host functions only (the context carrying
+	// it is used for this host module alone), so the module's own compiled
+	// code is unchanged.
+	wasiCtx := experimental.WithFunctionListenerFactory(ctx, stopAtHostCall{observe: cfg.wasiCallObserver})
+	if _, err := wasi_snapshot_preview1.Instantiate(wasiCtx, rt); err != nil {
 		_ = rt.Close(context.WithoutCancel(ctx))
 		return nil, fmt.Errorf("toolsift: instantiate WASI: %w", err)
 	}
@@ -73,6 +78,45 @@ func newModuleRuntime(ctx context.Context, cfg *config) (*moduleRuntime, error) 
 	}
 	return &moduleRuntime{rt: rt, compiled: compiled, cfg: cfg}, nil
 }
+
+// stopAtHostCall stops a call whose context is done when the module next
+// calls a WASI function, without the cost of WithInterruptibleCalls (wazero's
+// check on every loop iteration, 5.4x to 6x per search). The Go runtime in
+// the module calls clock_time_get often enough for this to bound a long call
+// (TestWASICallGaps measures how often). The instance is closed and the call
+// fails with a *sys.ExitError carrying wazero's exit code for the context's
+// error, as WithInterruptibleCalls would; the caller discards the instance.
+// It uses wazero's experimental function listener API: a wazero upgrade that
+// changes it fails TestDeadlineStopsLongCall.
+type stopAtHostCall struct {
+	observe func(name string) // tests only: sees every WASI call
+}
+
+func (l stopAtHostCall) NewFunctionListener(api.FunctionDefinition) experimental.FunctionListener {
+	return l
+}
+
+func (l stopAtHostCall) Before(ctx context.Context, caller api.Module, def api.FunctionDefinition, _ []uint64, _ experimental.StackIterator) {
+	if l.observe != nil {
+		l.observe(def.Name())
+	}
+	err := ctx.Err()
+	if err == nil {
+		return
+	}
+	code := sys.ExitCodeContextCanceled
+	if errors.Is(err, context.DeadlineExceeded) {
+		code = sys.ExitCodeDeadlineExceeded
+	}
+	_ = caller.CloseWithExitCode(context.WithoutCancel(ctx), code)
+	// wazero turns a host function's panic with an ExitError into the
+	// call's error, as it does for proc_exit.
+	panic(sys.NewExitError(code))
+}
+
+func (stopAtHostCall) After(context.Context, api.Module, api.FunctionDefinition, []uint64) {}
+
+func (stopAtHostCall) Abort(context.Context, api.Module, api.FunctionDefinition, error) {}
 
 // close closes every instance and the runtime. The compiled code stays in a
 // compilation cache if one is configured (that is the cache's purpose).
@@ -128,17 +172,26 @@ type instance struct {
 	opened *atomic.Uint64 // its runtime's moduleRuntime.opened
 }
 
-// instantiate creates a fresh instance: no file system, environment,
-// arguments or stdin; stdout discarded; the start of stderr kept for
-// error messages; _initialize run once.
-func (m *moduleRuntime) instantiate(ctx context.Context) (*instance, error) {
-	stderr := &head{}
-	mc := wazero.NewModuleConfig().
+// sandboxConfig is the configuration of every module instance the host
+// runs: no arguments, no environment, no preopened directory or socket (no
+// WithArgs, WithEnv, WithFSConfig; wazero gives none unless asked), stdin at
+// EOF, stdout discarded, stderr kept in the given head for error messages,
+// wazero's default deterministic clocks and random source, _initialize run
+// once. TestSandboxSeenFromInside runs a probe module with it.
+func sandboxConfig(stderr *head) wazero.ModuleConfig {
+	return wazero.NewModuleConfig().
 		WithName("").
 		WithStartFunctions("_initialize").
 		WithStdin(eofReader{}).
 		WithStdout(io.Discard).
 		WithStderr(stderr)
+}
+
+// instantiateSandboxed instantiates the runtime's compiled module with
+// sandboxConfig (altered only by tests, through withModuleConfig).
+func (m *moduleRuntime) instantiateSandboxed(ctx context.Context) (api.Module, *head, error) {
+	stderr := &head{}
+	mc := sandboxConfig(stderr)
 	if m.cfg.moduleConfig != nil {
 		mc = m.cfg.moduleConfig(mc)
 	}
@@ -146,7 +199,17 @@ func (m *moduleRuntime) instantiate(ctx context.Context) (*instance, error) {
 	// hook); see memory.go.
 	mod, err := m.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, linearMemory(m.opened.Load())), m.compiled, mc)
 	if err != nil {
-		return nil, finish(ctx, "instantiate", err, stderr.String())
+		return nil, nil, finish(ctx, "instantiate", err, stderr.String())
+	}
+	return mod, stderr, nil
+}
+
+// instantiate creates a fresh, sandboxed instance of the toolsift module and
+// checks its exports against ABI version 1.
+func (m *moduleRuntime) instantiate(ctx context.Context) (*instance, error) {
+	mod, stderr, err := m.instantiateSandboxed(ctx)
+	if err != nil {
+		return nil, err
 	}
 	in := &instance{mod: mod, stderr: stderr, mem: mod.ExportedMemory("memory"), opened: &m.opened}
 	if in.mem == nil {

@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"context"
 	cryptorand "crypto/rand"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -13,6 +17,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/tetratelabs/wazero"
+	experimentalsock "github.com/tetratelabs/wazero/experimental/sock"
 
 	"github.com/toolsift/toolsift/testdata"
 )
@@ -169,3 +174,108 @@ func TestLinearMemory(t *testing.T) {
 }
 
 func mib(n uint32) float64 { return float64(n) / (1 << 20) }
+
+// sandboxReport is what testdata/sandboxprobe reports from inside a module.
+type sandboxReport struct {
+	ArgsCount     uint32            `json:"args_count"`
+	EnvironCount  uint32            `json:"environ_count"`
+	Args          []string          `json:"args"`
+	Environ       []string          `json:"environ"`
+	Preopens      []uint32          `json:"preopens"`
+	OpenFDs       []uint32          `json:"open_fds"`
+	SocketFDs     []uint32          `json:"socket_fds"`
+	PrestatErrno3 uint32            `json:"prestat_errno_3"`
+	FdstatErrno3  uint32            `json:"fdstat_errno_3"`
+	Opened        []string          `json:"opened"`
+	OpenErrors    map[string]string `json:"open_errors"`
+	StdinBytes    int               `json:"stdin_bytes"`
+	StdinError    string            `json:"stdin_error"`
+}
+
+// wasiErrnoBadf is WASI's EBADF ("no such file descriptor").
+const wasiErrnoBadf = 8
+
+// buildSandboxProbe compiles testdata/sandboxprobe for wasip1 (a few seconds
+// the first time, then from the build cache).
+func buildSandboxProbe(t *testing.T) []byte {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	require.NoError(t, err, "the sandbox probe is built with the go command")
+	out := filepath.Join(t.TempDir(), "sandboxprobe.wasm")
+	cmd := exec.Command(goTool, "build", "-buildmode=c-shared", "-o", out, "./testdata/sandboxprobe")
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0", "GOFLAGS=", "GOWASM=")
+	output, err := cmd.CombinedOutput()
+	require.NoError(t, err, "go build ./testdata/sandboxprobe:\n%s", output)
+	probe, err := os.ReadFile(out)
+	require.NoError(t, err)
+	return probe
+}
+
+// runSandboxProbe runs the probe as hostapi runs the toolsift module: the
+// same runtime (newModuleRuntime: WASI, memory limit) and the same module
+// configuration (sandboxConfig, through instantiateSandboxed).
+func runSandboxProbe(ctx context.Context, t *testing.T, probe []byte, opts ...Option) sandboxReport {
+	t.Helper()
+	mr, err := newModuleRuntime(ctx, newConfig(append([]Option{WithModule(probe), WithCompilationCache(nil)}, opts...)))
+	require.NoError(t, err)
+	defer mr.close(ctx)
+	mod, stderr, err := mr.instantiateSandboxed(ctx)
+	require.NoError(t, err)
+	fn := mod.ExportedFunction("sandbox_report")
+	require.NotNil(t, fn, "the probe exports sandbox_report")
+	results, err := fn.Call(ctx)
+	require.NoError(t, err, "probe stderr: %s", stderr)
+	ptr, n := uint32(results[0]>>32), uint32(results[0])
+	data, ok := mod.Memory().Read(ptr, n)
+	require.True(t, ok, "report [%#x, +%d) outside memory", ptr, n)
+	var report sandboxReport
+	require.NoError(t, json.Unmarshal(data, &report), "%s", data)
+	t.Logf("probe report: %s", data)
+	return report
+}
+
+// TestSandboxSeenFromInside: a module run with the host's configuration finds
+// no arguments, no environment variables, no preopened directory, no other
+// open descriptor (a socket handed to a WASI module is one), cannot open any
+// path, and reads nothing from stdin. The second half gives the probe each of
+// those things through the same code path, to show that it would see them.
+func TestSandboxSeenFromInside(t *testing.T) {
+	ctx := context.Background()
+	probe := buildSandboxProbe(t)
+
+	got := runSandboxProbe(ctx, t, probe)
+	require.Zero(t, got.ArgsCount, "arguments")
+	require.Zero(t, got.EnvironCount, "environment variables")
+	require.Empty(t, got.Args, "os.Args")
+	require.Empty(t, got.Environ, "os.Environ()")
+	require.Empty(t, got.Preopens, "preopened descriptors")
+	require.Empty(t, got.OpenFDs, "open descriptors above stderr")
+	require.Equal(t, uint32(wasiErrnoBadf), got.PrestatErrno3, "fd_prestat_get(3)")
+	require.Equal(t, uint32(wasiErrnoBadf), got.FdstatErrno3, "fd_fdstat_get(3)")
+	require.Empty(t, got.Opened, "paths the module could open")
+	require.Len(t, got.OpenErrors, 5)
+	require.Zero(t, got.StdinBytes)
+	require.Empty(t, got.StdinError)
+
+	// The same probe, given each thing the host withholds.
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "passwd"), []byte("x"), 0o600))
+	given := withModuleConfig(func(mc wazero.ModuleConfig) wazero.ModuleConfig {
+		return mc.WithArgs("toolsift", "--flag").
+			WithEnv("HOME", "/root").
+			WithFSConfig(wazero.NewFSConfig().WithReadOnlyDirMount(dir, "/etc")).
+			WithStdin(strings.NewReader("input"))
+	})
+	withListener := experimentalsock.WithConfig(ctx, experimentalsock.NewConfig().WithTCPListener("127.0.0.1", 0))
+	seen := runSandboxProbe(withListener, t, probe, given)
+	require.Equal(t, uint32(2), seen.ArgsCount)
+	require.Equal(t, []string{"toolsift", "--flag"}, seen.Args)
+	require.Equal(t, uint32(1), seen.EnvironCount)
+	require.Equal(t, []string{"HOME=/root"}, seen.Environ)
+	require.Equal(t, []uint32{3, 4}, seen.Preopens, "the directory and the socket")
+	require.Equal(t, []uint32{3, 4}, seen.OpenFDs, "the directory and the socket")
+	require.Equal(t, []uint32{4}, seen.SocketFDs, "the socket")
+	require.Zero(t, seen.PrestatErrno3)
+	require.Contains(t, seen.Opened, "/etc/passwd")
+	require.Equal(t, len("input"), seen.StdinBytes)
+}
