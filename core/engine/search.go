@@ -264,12 +264,16 @@ func breakdown(score float64, fields *[profile.NumFields]float64, avoidWhen stri
 func (e *Engine) reference(doc int, matched, sources []string) wire.ToolReference {
 	tool := e.tools[doc]
 	title := truncateRunes(tool.Title, wire.MaxSummaryRunes)
-	summary := truncateRunes(tool.Selection.AgentSummary, wire.MaxSummaryRunes)
+	full, limit := tool.Selection.AgentSummary, wire.MaxSummaryRunes
+	if full == "" && e.profile.DescriptionSummaryRunes > 0 {
+		full, limit = firstSentence(tool.Description), e.profile.DescriptionSummaryRunes
+	}
+	summary := truncateRunes(full, limit)
 	var truncated []string
 	if title != tool.Title {
 		truncated = append(truncated, "title")
 	}
-	if summary != tool.Selection.AgentSummary {
+	if summary != full {
 		truncated = append(truncated, "agent_summary")
 	}
 	return wire.ToolReference{
@@ -287,6 +291,25 @@ func (e *Engine) reference(doc int, matched, sources []string) wire.ToolReferenc
 		TruncatedFields: truncated,
 		RequiresInspect: true,
 	}
+}
+
+// firstSentence is text up to and including its first sentence end (". ",
+// "! ", "? ", "。", "！", "？") or line break, trimmed.
+func firstSentence(text string) string {
+	text = strings.TrimSpace(text)
+	for i, r := range text {
+		switch r {
+		case '\n', '\r':
+			return strings.TrimSpace(text[:i])
+		case '。', '！', '？':
+			return text[:i+utf8.RuneLen(r)]
+		case '.', '!', '?':
+			if next := i + 1; next == len(text) || text[next] == ' ' || text[next] == '\t' {
+				return text[:next]
+			}
+		}
+	}
+	return text
 }
 
 func truncateRunes(s string, limit int) string {

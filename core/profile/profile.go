@@ -56,6 +56,12 @@ type Profile struct {
 	// ResolveBareNames lets the exact guard and Inspect accept a tool's
 	// bare name where it is unique (see catalog.IdentityIndex).
 	ResolveBareNames bool
+	// DescriptionSummaryRunes, when positive, gives a search reference
+	// whose tool has no agent_summary the first sentence of its
+	// description instead, cut to this many runes: MCP and OpenAI tools
+	// rarely carry a summary, and a reference of a bare path tells an agent
+	// little. It changes what a reference shows, never the ranking.
+	DescriptionSummaryRunes int
 
 	// AvoidWhenPenalty multiplies the score of a hit whose avoid_when phrase
 	// the query quotes; phrases containing AvoidWhenBoilerplate are ignored.
@@ -115,8 +121,9 @@ var GenericV1 = &Profile{
 	B:         0.4,
 	Weights:   [NumFields]float64{Identity: 8, Summary: 5, Description: 2, Parameters: 2, UseWhen: 3},
 
-	IndexUseWhen:     true,
-	ResolveBareNames: true,
+	IndexUseWhen:            true,
+	ResolveBareNames:        true,
+	DescriptionSummaryRunes: 160,
 
 	AvoidWhenPenalty:  0.20,
 	NamedProductBoost: 0.01,
