@@ -38,69 +38,26 @@ func Document(version catalog.VersionRef, spec []byte) []byte {
 	return out.Bytes()
 }
 
-// object writes one JSON object whose keys the caller adds in byte order.
-type object struct {
-	buf   []byte
-	first bool
-}
+// object is a jsonw.Object with the Inspect view's rules for optional
+// values.
+type object struct{ jsonw.Object }
 
-func newObject(dst []byte) *object { return &object{buf: append(dst, '{'), first: true} }
-
-func (o *object) key(k string) {
-	if !o.first {
-		o.buf = append(o.buf, ',')
-	}
-	o.first = false
-	o.buf = jsonw.AppendString(o.buf, k, false)
-	o.buf = append(o.buf, ':')
-}
-
-func (o *object) str(k, v string) {
-	o.key(k)
-	o.buf = jsonw.AppendString(o.buf, v, false)
-}
+func newObject(dst []byte) *object { return &object{jsonw.StartObject(dst, false)} }
 
 // optStr writes the trimmed value unless it is empty.
 func (o *object) optStr(k, v string) {
 	if v = strings.TrimSpace(v); v != "" {
-		o.str(k, v)
+		o.String(k, v)
 	}
 }
 
 // optStrs writes the trimmed, de-duplicated list unless the list is absent
 // (an explicitly empty list is written as []).
 func (o *object) optStrs(k string, values []string) {
-	values = catalog.StableUnique(values)
-	if values == nil {
-		return
-	}
-	o.key(k)
-	o.buf = jsonw.AppendStrings(o.buf, values, false)
-}
-
-func (o *object) raw(k string, v catalog.RawJSON) {
-	if len(v) == 0 {
-		return
-	}
-	o.key(k)
-	o.buf = append(o.buf, v...)
-}
-
-func (o *object) boolean(k string, v bool) {
-	o.key(k)
-	if v {
-		o.buf = append(o.buf, "true"...)
-	} else {
-		o.buf = append(o.buf, "false"...)
+	if values = catalog.StableUnique(values); values != nil {
+		o.Strings(k, values)
 	}
 }
-
-func (o *object) int(k string, v int) {
-	o.key(k)
-	o.buf = jsonw.AppendInt(o.buf, int64(v))
-}
-
-func (o *object) end() []byte { return append(o.buf, '}') }
 
 // RenderTool appends the compact spec of one tool. cliPath replaces the
 // tool's cli_path when the caller addressed it by an alias ("" keeps it).
@@ -119,97 +76,97 @@ func renderTool(dst []byte, tool *catalog.Tool, cliPath string, full bool) []byt
 	o.optStr("agent_summary", tool.Selection.AgentSummary)
 	o.optStr("availability", tool.Interface.Availability)
 	o.optStrs("avoid_when", tool.Selection.AvoidWhen)
-	o.str("canonical_path", tool.Identity.CanonicalPath)
+	o.String("canonical_path", tool.Identity.CanonicalPath)
 	if cliPath != "" { // generic tools have no CLI path: their canonical path is their identity
-		o.str("cli_path", cliPath)
+		o.String("cli_path", cliPath)
 	}
 	o.optStr("confirmation", tool.Safety.Confirmation)
 	if full {
-		o.raw("constraints", tool.Constraints)
+		o.Raw("constraints", tool.Constraints)
 	}
-	o.str("description", tool.Description)
-	o.raw("dry_run", tool.DryRun)
+	o.String("description", tool.Description)
+	o.Raw("dry_run", tool.DryRun)
 	o.optStr("effect", tool.Safety.Effect)
 	if full {
 		o.optStrs("examples", tool.Selection.Examples)
 	}
 	o.optStr("idempotency", tool.Safety.Idempotency)
 	if full {
-		o.raw("input_schema", tool.InputSchema)
+		o.Raw("input_schema", tool.InputSchema)
 	}
 	o.optStr("interface_mode", tool.Interface.Mode)
 	o.optStr("interface_reason", tool.Interface.Reason)
-	o.raw("pagination", tool.Pagination)
+	o.Raw("pagination", tool.Pagination)
 	if full {
-		o.key("parameters")
-		o.buf = renderParameters(o.buf, tool.Parameters)
-		o.raw("positionals", tool.Positionals)
-		o.raw("result", tool.Result)
+		o.Key("parameters")
+		o.Buf = renderParameters(o.Buf, tool.Parameters)
+		o.Raw("positionals", tool.Positionals)
+		o.Raw("result", tool.Result)
 	}
 	o.optStr("risk", tool.Safety.Risk)
 	o.optStrs("use_when", tool.Selection.UseWhen)
-	return o.end()
+	return o.End()
 }
 
 func renderParameters(dst []byte, parameters []catalog.Parameter) []byte {
 	o := newObject(dst) // parameters are sorted by name
 	for i := range parameters {
 		p := &parameters[i]
-		o.key(p.Name)
-		po := newObject(o.buf)
+		o.Key(p.Name)
+		po := newObject(o.Buf)
 		if p.CLIRequired {
-			po.boolean("cli_required", true)
+			po.Bool("cli_required", true)
 		}
-		po.raw("default", p.Default)
-		po.str("description", p.Description)
+		po.Raw("default", p.Default)
+		po.String("description", p.Description)
 		if enum := catalog.StableUnique(p.Enum); len(enum) > 0 {
 			po.optStrs("enum", enum)
 		}
-		po.raw("example", p.Example)
+		po.Raw("example", p.Example)
 		po.optStr("format", p.Format)
-		po.raw("interface_default", p.InterfaceDefault)
-		po.boolean("required", p.Required)
+		po.Raw("interface_default", p.InterfaceDefault)
+		po.Bool("required", p.Required)
 		po.optStr("required_when", p.RequiredWhen)
-		po.str("type", strings.TrimSpace(p.Type))
-		o.buf = po.end()
+		po.String("type", strings.TrimSpace(p.Type))
+		o.Buf = po.End()
 	}
-	return o.end()
+	return o.End()
 }
 
 // RenderProduct appends the compact product view: the product's envelope and
 // a summary of each of its tools.
 func RenderProduct(dst []byte, product *catalog.Product) []byte {
 	o := newObject(dst)
-	o.int("count", len(product.Tools))
-	o.str("kind", "schema")
-	o.str("level", "product")
-	o.key("product")
-	p := newObject(o.buf)
+	o.Int("count", int64(len(product.Tools)))
+	o.String("kind", "schema")
+	o.String("level", "product")
+	o.Key("product")
+	p := newObject(o.Buf)
 	p.optStr("agent_summary", product.Selection.AgentSummary)
 	p.optStrs("avoid_when", product.Selection.AvoidWhen)
-	p.str("description", product.Description)
-	p.str("id", product.ID)
+	p.String("description", product.Description)
+	p.String("id", product.ID)
 	if product.Runtime {
-		p.boolean("runtime", true)
+		p.Bool("runtime", true)
 	}
-	p.int("tool_count", len(product.Tools))
-	p.key("tools")
-	p.buf = renderSummaries(p.buf, product.Tools, nil)
+	p.Int("tool_count", int64(len(product.Tools)))
+	p.Key("tools")
+	p.Buf = renderSummaries(p.Buf, product.Tools, nil)
 	p.optStrs("use_when", product.Selection.UseWhen)
-	o.buf = p.end()
-	return o.end()
+	o.Buf = p.End()
+	return o.End()
 }
 
 // RenderGroup appends the compact view of a command group: the summaries of
 // the tools whose CLI path starts with it.
 func RenderGroup(dst []byte, tools []catalog.Tool, members []int) []byte {
 	o := newObject(dst)
-	o.int("count", len(members))
-	o.str("kind", "schema")
-	o.str("level", "group")
-	o.key("tools")
-	o.buf = renderSummaries(o.buf, tools, members)
-	return o.end()
+	o.Int("count", int64(len(members)))
+	o.String("kind", "schema")
+	o.String("level", "group")
+	o.Key("tools")
+	o.Buf = renderSummaries(o.Buf, tools, members)
+	return o.End()
 }
 
 // renderSummaries writes tools[i] for i in members (all when members is nil).

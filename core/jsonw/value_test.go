@@ -307,3 +307,18 @@ func TestAppendStringsMatchesEncodingJSON(t *testing.T) {
 	}
 	require.Equal(t, `["<b>"]`, string(AppendStrings(nil, []string{"<b>"}, false)))
 }
+
+func TestObject(t *testing.T) {
+	o := StartObject([]byte("x"), true)
+	o.String("a", "<b>")
+	o.Strings("c", nil)
+	o.Raw("skipped", nil)
+	o.Raw("d", []byte(`{"e":1}`))
+	o.Bool("f", false)
+	o.Int("g", -3)
+	o.Key("h")
+	inner := StartObject(o.Buf, false)
+	inner.String("i", "<j>")
+	o.Buf = inner.End()
+	require.Equal(t, `x{"a":"\u003cb\u003e","c":[],"d":{"e":1},"f":false,"g":-3,"h":{"i":"<j>"}}`, string(o.End()))
+}

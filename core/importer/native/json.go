@@ -139,126 +139,89 @@ func decodeParameter(item any) (Parameter, error) {
 // byte order, empty values left out, no HTML escaping. Decode reads it back
 // to an equal document; the source hash of a catalog is computed over it.
 func AppendJSON(dst []byte, doc *Document) []byte {
-	w := writer{buf: dst}
-	w.open()
-	w.key("products")
-	w.buf = append(w.buf, '[')
-	for i := range doc.Products {
+	o := jsonw.StartObject(dst, false)
+	o.Key("products")
+	o.Buf = appendArray(o.Buf, len(doc.Products), func(dst []byte, i int) []byte { return appendProduct(dst, &doc.Products[i]) })
+	o.String("version", Version)
+	return o.End()
+}
+
+// appendArray appends [item(0), …, item(n-1)].
+func appendArray(dst []byte, n int, item func(dst []byte, i int) []byte) []byte {
+	dst = append(dst, '[')
+	for i := 0; i < n; i++ {
 		if i > 0 {
-			w.buf = append(w.buf, ',')
+			dst = append(dst, ',')
 		}
-		w.product(&doc.Products[i])
+		dst = item(dst, i)
 	}
-	w.buf = append(w.buf, ']')
-	w.str("version", Version)
-	w.close()
-	return w.buf
+	return append(dst, ']')
 }
 
-// writer writes objects whose keys the caller adds in byte order.
-type writer struct {
-	buf   []byte
-	first bool
-}
+// canonical is a jsonw.Object that leaves out empty values.
+type canonical struct{ jsonw.Object }
 
-func (w *writer) open()  { w.buf, w.first = append(w.buf, '{'), true }
-func (w *writer) close() { w.buf, w.first = append(w.buf, '}'), false }
-
-func (w *writer) key(k string) {
-	if !w.first {
-		w.buf = append(w.buf, ',')
-	}
-	w.first = false
-	w.buf = jsonw.AppendString(w.buf, k, false)
-	w.buf = append(w.buf, ':')
-}
-
-func (w *writer) str(k, v string) {
+func (c *canonical) str(k, v string) {
 	if v != "" {
-		w.key(k)
-		w.buf = jsonw.AppendString(w.buf, v, false)
+		c.String(k, v)
 	}
 }
 
-func (w *writer) strs(k string, values []string) {
-	if len(values) == 0 {
-		return
-	}
-	w.key(k)
-	w.buf = jsonw.AppendStrings(w.buf, values, false)
-}
-
-func (w *writer) raw(k string, v catalog.RawJSON) {
-	if len(v) > 0 {
-		w.key(k)
-		w.buf = append(w.buf, v...)
+func (c *canonical) strs(k string, values []string) {
+	if len(values) > 0 {
+		c.Strings(k, values)
 	}
 }
 
-func (w *writer) product(p *Product) {
-	w.open()
-	w.str("description", p.Description)
-	w.str("id", p.ID)
-	w.str("name", p.Name)
-	w.key("tools")
-	w.buf = append(w.buf, '[')
-	for i := range p.Tools {
-		if i > 0 {
-			w.buf = append(w.buf, ',')
-		}
-		w.tool(&p.Tools[i])
-	}
-	w.buf = append(w.buf, ']')
-	w.close()
+func appendProduct(dst []byte, p *Product) []byte {
+	c := canonical{jsonw.StartObject(dst, false)}
+	c.str("description", p.Description)
+	c.str("id", p.ID)
+	c.str("name", p.Name)
+	c.Key("tools")
+	c.Buf = appendArray(c.Buf, len(p.Tools), func(dst []byte, i int) []byte { return appendTool(dst, &p.Tools[i]) })
+	return c.End()
 }
 
-func (w *writer) tool(t *Tool) {
-	w.open()
-	w.strs("aliases", t.Aliases)
-	w.str("availability", t.Availability)
-	w.strs("avoid_when", t.AvoidWhen)
-	w.str("description", t.Description)
-	w.strs("examples", t.Examples)
-	w.raw("input_schema", t.InputSchema)
-	w.str("interface", t.Interface)
-	w.str("name", t.Name)
+func appendTool(dst []byte, t *Tool) []byte {
+	c := canonical{jsonw.StartObject(dst, false)}
+	c.strs("aliases", t.Aliases)
+	c.str("availability", t.Availability)
+	c.strs("avoid_when", t.AvoidWhen)
+	c.str("description", t.Description)
+	c.strs("examples", t.Examples)
+	c.Raw("input_schema", t.InputSchema)
+	c.str("interface", t.Interface)
+	c.str("name", t.Name)
 	if t.Parameters != nil { // [] stays [], so that nothing is derived again on reading
-		w.key("parameters")
-		w.buf = append(w.buf, '[')
-		for i := range t.Parameters {
-			if i > 0 {
-				w.buf = append(w.buf, ',')
-			}
-			w.parameter(&t.Parameters[i])
-		}
-		w.buf = append(w.buf, ']')
+		c.Key("parameters")
+		c.Buf = appendArray(c.Buf, len(t.Parameters), func(dst []byte, i int) []byte { return appendParameter(dst, &t.Parameters[i]) })
 	}
 	if t.Safety != (catalog.Safety{}) {
-		w.key("safety")
-		w.open()
-		w.str("confirmation", t.Safety.Confirmation)
-		w.str("effect", t.Safety.Effect)
-		w.str("idempotency", t.Safety.Idempotency)
-		w.str("risk", t.Safety.Risk)
-		w.close()
+		c.Key("safety")
+		s := canonical{jsonw.StartObject(c.Buf, false)}
+		s.str("confirmation", t.Safety.Confirmation)
+		s.str("effect", t.Safety.Effect)
+		s.str("idempotency", t.Safety.Idempotency)
+		s.str("risk", t.Safety.Risk)
+		c.Buf = s.End()
 	}
-	w.str("summary", t.Summary)
-	w.str("title", t.Title)
-	w.str("unavailable_reason", t.UnavailableReason)
-	w.strs("use_when", t.UseWhen)
-	w.close()
+	c.str("summary", t.Summary)
+	c.str("title", t.Title)
+	c.str("unavailable_reason", t.UnavailableReason)
+	c.strs("use_when", t.UseWhen)
+	return c.End()
 }
 
-func (w *writer) parameter(p *Parameter) {
-	w.open()
-	w.raw("default", p.Default)
-	w.str("description", p.Description)
-	w.strs("enum", p.Enum)
-	w.str("name", p.Name)
+func appendParameter(dst []byte, p *Parameter) []byte {
+	c := canonical{jsonw.StartObject(dst, false)}
+	c.Raw("default", p.Default)
+	c.str("description", p.Description)
+	c.strs("enum", p.Enum)
+	c.str("name", p.Name)
 	if p.Required {
-		w.key("required")
-		w.buf = append(w.buf, "true"...)
+		c.Bool("required", true)
 	}
-	w.str("type", p.Type)
-	w.close()
+	c.str("type", p.Type)
+	return c.End()
 }
