@@ -3,7 +3,10 @@
 #   make test     everything CI runs (vet, format, unit + conformance tests,
 #                 race test, fuzz seed corpora, the wasip1 build of the core)
 #   make search Q="给群里发送文件"   one search on the built-in DWS catalog
-#   make bench    the core benchmarks (figures go to docs/BENCHMARKS.md)
+#   make bench    every host against the alternative libraries, on the same
+#                 catalogs and queries (bench/run.sh; QUICK=1 for a smoke run);
+#                 the table goes to docs/BENCHMARKS.md
+#   make bench-micro  the Go micro-benchmarks of the core and hostapi
 #   make fuzz     every fuzz target for FUZZTIME each (default 60s)
 
 GO        ?= go
@@ -17,7 +20,7 @@ VENV      ?= .venv
 
 SOAK      ?= 10m
 
-.PHONY: test vet fmt-check unit race wasm-check wasm python-test js-test search bench fuzz soak
+.PHONY: test vet fmt-check unit race wasm-check wasm python-test js-test search bench bench-micro fuzz soak
 
 test: fmt-check vet wasm-check unit race python-test js-test
 
@@ -62,7 +65,12 @@ wasm:
 search:
 	$(GO) run ./cmd/wasmhost search --query "$(Q)"
 
+# Needs network access to npm, PyPI and the Go proxy on the first run, and
+# reads the public benchmarks in ../shared/data/bench (BENCH_SHARED).
 bench:
+	BENCH_QUICK=$(if $(QUICK),1,$(BENCH_QUICK)) GO=$(GO) PYTHON=$(PYTHON) bench/run.sh
+
+bench-micro:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) ./core/... ./hostapi/
 
 # Runs every fuzz target in the repository for FUZZTIME each.
