@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -220,19 +222,19 @@ func evalBenchmark(ctx context.Context, engine backend, cat *catalog.Catalog, qu
 			inCatalog[cat.Products[p].Tools[t].Identity.CanonicalPath] = true
 		}
 	}
-	for _, query := range sortedQueryIDs(judgements) {
-		for _, id := range sortedIDs(judgements[query]) {
+	for _, query := range slices.Sorted(maps.Keys(judgements)) {
+		for _, id := range slices.Sorted(maps.Keys(judgements[query])) {
 			if judgements[query][id] > 0 && !inCatalog[beir.CanonicalPath(id)] {
 				report.Missing = append(report.Missing, id)
 			}
 		}
 	}
 	limit := ks[len(ks)-1]
-	slices := map[string][]quality.Scores{}
+	bySlice := map[string][]quality.Scores{}
 	for _, q := range queries {
 		judged := map[string]int{} // by canonical path
 		relevant := 0
-		for _, id := range sortedIDs(judgements[q.ID]) {
+		for _, id := range slices.Sorted(maps.Keys(judgements[q.ID])) {
 			judged[beir.CanonicalPath(id)] = judgements[q.ID][id]
 			if judgements[q.ID][id] > 0 {
 				relevant++
@@ -258,34 +260,16 @@ func evalBenchmark(ctx context.Context, engine backend, cat *catalog.Catalog, qu
 		if quality.HasHan(q.Text) {
 			slice = "han"
 		}
-		slices["all"] = append(slices["all"], scores)
-		slices[slice] = append(slices[slice], scores)
+		bySlice["all"] = append(bySlice["all"], scores)
+		bySlice[slice] = append(bySlice[slice], scores)
 		report.Queries++
 	}
 	for _, name := range []string{"all", "han", "no_han"} {
-		if len(slices[name]) > 0 {
-			report.Slices[name] = quality.Summarize(slices[name], ks)
+		if len(bySlice[name]) > 0 {
+			report.Slices[name] = quality.Summarize(bySlice[name], ks)
 		}
 	}
 	return report, nil
-}
-
-func sortedQueryIDs(q quality.Qrels) []string {
-	ids := make([]string, 0, len(q))
-	for id := range q {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
-}
-
-func sortedIDs(m map[string]int) []string {
-	ids := make([]string, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
 }
 
 func (r *benchmarkReport) writeTable(w io.Writer) {

@@ -50,7 +50,10 @@ func (e *Engine) resolveIdentity(queryText string) (int, bool) {
 	if doc, ok := e.identity.ResolveQuery(queryText); ok {
 		return doc, true
 	}
-	return e.identity.ResolveQuery(text.NFKC(queryText))
+	if folded := text.NFKC(queryText); folded != queryText { // most queries are NFKC already
+		return e.identity.ResolveQuery(folded)
+	}
+	return 0, false
 }
 
 // search is the pipeline, top to bottom: exact guard → hard filters →

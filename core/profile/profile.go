@@ -7,7 +7,8 @@ package profile
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/toolsift/toolsift/core/catalog"
@@ -198,10 +199,5 @@ func (p *Profile) Project(tool *catalog.Tool, product *catalog.Product) [NumFiel
 
 // Names lists the registered profiles in byte order.
 func Names() []string {
-	names := make([]string, 0, len(registry))
-	for name := range registry {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(registry))
 }

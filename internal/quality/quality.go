@@ -14,7 +14,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -128,7 +130,7 @@ type Scores struct {
 // its query. relevant must hold at least one grade > 0.
 func Score(ranked []string, judged map[string]int, ks []int) Scores {
 	var grades []int
-	for _, id := range sortedKeys(judged) {
+	for _, id := range slices.Sorted(maps.Keys(judged)) {
 		if judged[id] > 0 {
 			grades = append(grades, judged[id])
 		}
@@ -265,13 +267,4 @@ func (f *Forbidden) Observe(rank int) {
 	}
 	n := float64(f.Cases)
 	f.ForbiddenAt1, f.ForbiddenAt5 = float64(f.at1)/n, float64(f.at5)/n
-}
-
-func sortedKeys(m map[string]int) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,6 +2,8 @@ package dws
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/toolsift/toolsift/core/catalog"
@@ -77,7 +79,7 @@ func decodeTool(object map[string]any) (catalog.Tool, error) {
 		}
 	}
 	parameters := f.Obj("parameters")
-	for _, name := range jsonread.SortedKeys(parameters) { // the first error must not depend on map order
+	for _, name := range slices.Sorted(maps.Keys(parameters)) { // the first error must not depend on map order
 		object, ok := parameters[name].(map[string]any)
 		if !ok {
 			return tool, fmt.Errorf("parameter %q is not an object", name)

@@ -2,21 +2,20 @@ package mcp_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/toolsift/toolsift/core/importer/internal/importtest"
 	"github.com/toolsift/toolsift/core/importer/mcp"
+	"github.com/toolsift/toolsift/testdata"
 )
 
 // FuzzImport feeds arbitrary bytes to the MCP importer and Build: an error
 // or a catalog, never a panic; the engine builds on the catalog or refuses
 // it with an error.
 func FuzzImport(f *testing.F) {
-	// The committed multi-server file, cut to its first servers (short
-	// seeds mutate faster; the whole file is TestLiveMCPBenchServers' job).
-	data, err := os.ReadFile(filepath.FromSlash(serversPath))
+	// The multi-server LiveMCPBench catalog, cut to three servers (short
+	// seeds mutate faster; the whole catalog is TestLiveMCPBenchServers' job).
+	data, err := testdata.GenericMCPCatalog()
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -27,7 +26,7 @@ func FuzzImport(f *testing.F) {
 	few := map[string]json.RawMessage{}
 	for _, name := range []string{"12306-mcp", "NPM Sentinel MCP", "OP.GG MCP Server"} {
 		if all.Servers[name] == nil {
-			f.Fatalf("server %q is not in %s", name, serversPath)
+			f.Fatalf("server %q is not in the LiveMCPBench catalog", name)
 		}
 		few[name] = all.Servers[name]
 	}

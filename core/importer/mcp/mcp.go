@@ -12,6 +12,8 @@ package mcp
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/importer/internal/jsonread"
@@ -41,7 +43,7 @@ func Import(data []byte) (*native.Document, error) {
 		if len(root) != 1 {
 			return nil, fmt.Errorf(`a {"servers": …} catalog must have no other top-level field`)
 		}
-		for _, name := range jsonread.SortedKeys(byName) {
+		for _, name := range slices.Sorted(maps.Keys(byName)) {
 			product, err := server(name, byName[name])
 			if err != nil {
 				return nil, fmt.Errorf("servers[%q]: %w", name, err)

@@ -1,10 +1,8 @@
 package mcp_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,9 +15,8 @@ import (
 	"github.com/toolsift/toolsift/core/importer/mcp"
 	"github.com/toolsift/toolsift/core/importer/native"
 	"github.com/toolsift/toolsift/core/profile"
+	"github.com/toolsift/toolsift/testdata"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/mcp/livemcpbench-servers.json from the LiveMCPBench sample")
 
 func importAndBuild(data []byte) (*catalog.Catalog, error) {
 	doc, err := mcp.Import(data)
@@ -190,88 +187,44 @@ func TestImportRefuses(t *testing.T) {
 	}
 }
 
-const (
-	samplePath  = "../../../testdata/bench/livemcpbench/sample.jsonl"
-	serversPath = "../../../testdata/mcp/livemcpbench-servers.json"
-)
+const samplePath = "../../../testdata/bench/livemcpbench/sample.jsonl"
 
-// serversFromSample builds a multi-server MCP catalog from the doc records of
-// a LiveMCPBench corpus sample: each doc is an MCP tool definition plus the
-// name of its server, which becomes the key it is grouped under.
-func serversFromSample(t *testing.T, sample []byte) []byte {
-	t.Helper()
-	servers := map[string]any{}
-	scanner := bufio.NewScanner(bytes.NewReader(sample))
-	scanner.Buffer(nil, 1<<20)
-	for scanner.Scan() {
-		decoder := json.NewDecoder(bytes.NewReader(scanner.Bytes()))
-		decoder.UseNumber()
-		var line struct {
-			Doc map[string]any `json:"doc"`
-		}
-		require.NoError(t, decoder.Decode(&line))
-		server, ok := line.Doc["server"].(string)
-		require.True(t, ok, "doc without a server: %s", scanner.Text())
-		delete(line.Doc, "server")
-		if servers[server] == nil {
-			servers[server] = map[string]any{"tools": []any{}}
-		}
-		entry := servers[server].(map[string]any)
-		entry["tools"] = append(entry["tools"].([]any), line.Doc)
-	}
-	require.NoError(t, scanner.Err())
-	var out bytes.Buffer
-	encoder := json.NewEncoder(&out)
-	encoder.SetEscapeHTML(false)
-	encoder.SetIndent("", "  ")
-	require.NoError(t, encoder.Encode(map[string]any{"servers": servers}))
-	return out.Bytes()
-}
-
-// TestLiveMCPBenchServers checks that testdata/mcp/livemcpbench-servers.json
-// is what the LiveMCPBench sample gives (go test -run TestLiveMCPBenchServers
-// -update rewrites it) and that it imports with every tool once.
+// TestLiveMCPBenchServers imports the multi-server MCP catalog made from
+// every LiveMCPBench tool definition (testdata/generic, shared with the
+// cross-host tests): every tool appears once, and every definition of the
+// committed corpus sample appears as <server id>.<name>.
 func TestLiveMCPBenchServers(t *testing.T) {
-	sample, err := os.ReadFile(filepath.FromSlash(samplePath))
+	catalogJSON, err := testdata.GenericMCPCatalog()
 	require.NoError(t, err)
-	want := serversFromSample(t, sample)
-	if *update {
-		require.NoError(t, os.WriteFile(filepath.FromSlash(serversPath), want, 0o644))
-	}
-	got, err := os.ReadFile(filepath.FromSlash(serversPath))
+	cat, err := importAndBuild(catalogJSON)
 	require.NoError(t, err)
-	require.Equal(t, string(want), string(got), "stale: go test ./core/importer/mcp -run TestLiveMCPBenchServers -update")
-
-	cat, err := importAndBuild(got)
-	require.NoError(t, err)
-	lines := bytes.Split(bytes.TrimSpace(sample), []byte("\n"))
-	require.Equal(t, len(lines), cat.ToolCount())
+	require.Equal(t, 527, cat.ToolCount())
 	seen := map[string]int{}
 	for _, p := range cat.Products {
+		require.Equal(t, native.ProductID(p.Name), p.ID, "display name %q is the server name", p.Name)
 		for _, tool := range p.Tools {
 			seen[tool.Identity.CanonicalPath]++
 		}
 	}
-	servers := map[string]bool{}
-	for _, line := range lines {
+	for path, n := range seen {
+		require.Equal(t, 1, n, path)
+	}
+
+	sample, err := os.ReadFile(filepath.FromSlash(samplePath))
+	require.NoError(t, err)
+	for _, line := range bytes.Split(bytes.TrimSpace(sample), []byte("\n")) {
 		var record struct {
 			Doc struct{ Name, Server string } `json:"doc"`
 		}
 		require.NoError(t, json.Unmarshal(line, &record))
-		servers[record.Doc.Server] = true
 		path := native.ProductID(record.Doc.Server) + "." + record.Doc.Name
 		require.Equal(t, 1, seen[path], path)
-	}
-	require.Len(t, cat.Products, len(servers))
-	for _, p := range cat.Products {
-		require.True(t, servers[p.Name], "display name %q is a server name", p.Name)
-		require.Equal(t, native.ProductID(p.Name), p.ID)
 	}
 	require.Contains(t, seen, "OP_GG MCP Server.esports-lol-team-standings")
 
 	e, err := engine.New(cat, profile.GenericV1)
 	require.NoError(t, err)
-	require.Equal(t, len(lines), e.ToolCount())
+	require.Equal(t, 527, e.ToolCount())
 }
 
 // TestServerWithoutToolsIsLeftOut: a server may offer only prompts or

@@ -16,6 +16,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -338,12 +340,7 @@ func checkName(field, name string) error {
 // checkTexts bounds prose fields, checking them in key order so that the
 // error is the same on every run.
 func checkTexts(fields map[string]string) error {
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
 		if n := len(fields[k]); n > MaxTextBytes {
 			return fmt.Errorf("field %q: %d bytes; the limit is %d", k, n, MaxTextBytes)
 		}

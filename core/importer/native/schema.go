@@ -2,6 +2,8 @@ package native
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -41,7 +43,7 @@ func appendProperties(out *[]Parameter, schema map[string]any, prefix string, pa
 	if f.Err != nil {
 		return f.Err
 	}
-	for _, name := range jsonread.SortedKeys(properties) {
+	for _, name := range slices.Sorted(maps.Keys(properties)) {
 		property, ok := properties[name].(map[string]any)
 		if !ok {
 			if b, isBool := properties[name].(bool); isBool && b {

@@ -204,7 +204,10 @@ class Instance:
         # Inspect request fits (the ABI refuses requests over 64 KiB anyway),
         # and each wasmtime call from Python costs about 12 µs, so skipping
         # the alloc and free of a fresh buffer per request saves two of them.
-        self._scratch = self._put(bytes(SCRATCH_BYTES))
+        self._scratch = self._call(self._alloc, SCRATCH_BYTES) & 0xFFFFFFFF
+        if self._scratch == 0:
+            self.broken = True
+            raise host_failure(f"module broke the ABI: toolsift_alloc({SCRATCH_BYTES}) returned 0")
 
     # -- low level -------------------------------------------------------
 

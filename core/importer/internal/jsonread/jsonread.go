@@ -194,17 +194,6 @@ func TypeName(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// SortedKeys returns the keys of m in byte order (never iterate a map into
-// an output).
-func SortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // Label describes an array entry in an error message by its key field
 // (` (name "create_issue")`), or "" when it has none.
 func Label(entry any, key string) string {

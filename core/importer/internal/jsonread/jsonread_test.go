@@ -108,7 +108,6 @@ func TestHelpers(t *testing.T) {
 	}
 	require.Equal(t, "an array", jsonread.TypeName([]any{}))
 	require.Equal(t, "an object", jsonread.TypeName(map[string]any{}))
-	require.Equal(t, []string{"A", "a", "b"}, jsonread.SortedKeys(map[string]int{"b": 1, "a": 2, "A": 3}))
 	require.Equal(t, ` (name "x")`, jsonread.Label(map[string]any{"name": "x"}, "name"))
 	require.Equal(t, "", jsonread.Label(map[string]any{"name": 1}, "name"))
 	require.Equal(t, "", jsonread.Label("x", "name"))
