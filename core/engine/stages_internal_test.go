@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/toolsift/toolsift/core/index"
@@ -55,6 +56,39 @@ func BenchmarkSearchStages(b *testing.B) {
 	b.Run("named", func(b *testing.B) {
 		for b.Loop() {
 			e.namedProduct(q)
+		}
+	})
+	if named := e.namedProduct(q); named >= 0 {
+		candidates := e.demote(q, top, scratch)
+		b.Run("lift", func(b *testing.B) {
+			for b.Loop() {
+				e.liftNamedProduct(q, slices.Clone(candidates), hits, named, scratch)
+			}
+		})
+	}
+	b.Run("terms", func(b *testing.B) {
+		for b.Loop() {
+			index.QueryTerms(tokens)
+		}
+	})
+	b.Run("retrieve", func(b *testing.B) {
+		s := new(index.Scratch)
+		for b.Loop() {
+			e.retrieve(q, e.executable, 20, s)
+		}
+	})
+	b.Run("references", func(b *testing.B) {
+		for b.Loop() {
+			for _, c := range response.Candidates {
+				doc, _ := e.identity.Resolve(c.CanonicalPath)
+				e.reference(doc, c.MatchedFields, c.RankSources)
+			}
+		}
+	})
+	b.Run("finalize", func(b *testing.B) {
+		for b.Loop() {
+			r := *response
+			e.finalize(&r)
 		}
 	})
 	b.Run("encode", func(b *testing.B) {

@@ -276,22 +276,22 @@ func Top(hits []Hit, k int, quantum float64) []Ranked {
 		k = len(hits)
 	}
 	best := make([]Ranked, 0, k)
+	if k == 0 {
+		return best
+	}
 	// Quantizing moves a score by at most half a quantum (plus rounding), so
-	// a score clearly below the worst kept key can be rejected without
-	// quantizing it: the common case once the buffer is full.
+	// once the buffer is full a score clearly below the worst kept key can be
+	// rejected without quantizing it: one comparison for most hits (the
+	// common case, and the whole loop's cost in WebAssembly, where every
+	// taken branch is dear).
 	margin := 2 / quantum
+	cutoff := math.Inf(-1)
 	for _, hit := range hits {
-		n := len(best)
-		if n == k {
-			if k == 0 {
-				break
-			}
-			worst := best[n-1].Key
-			if hit.Score < worst-margin-1e-12*math.Abs(worst) {
-				continue
-			}
+		if hit.Score < cutoff {
+			continue
 		}
 		r := Rank(hit, quantum)
+		n := len(best)
 		if n == k {
 			if !Less(&r, &best[n-1]) {
 				continue
@@ -306,6 +306,10 @@ func Top(hits []Hit, k int, quantum float64) []Ranked {
 		best = append(best, Ranked{})
 		copy(best[i+1:], best[i:n])
 		best[i] = r
+		if len(best) == k {
+			worst := best[k-1].Key
+			cutoff = worst - margin - 1e-12*math.Abs(worst)
+		}
 	}
 	return best
 }
