@@ -156,7 +156,7 @@ def test_trap_discards_instance(monkeypatch: pytest.MonkeyPatch) -> None:
         inst = e._idle[0]
         real = inst._search
 
-        def trapping(store: object, *params: object) -> object:
+        def trapping(*params: object) -> object:
             raise wasmtime.Trap("forced trap")
 
         inst._search = trapping

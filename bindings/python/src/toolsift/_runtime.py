@@ -15,6 +15,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 import wasmtime
 
+from ._call import Export, exporter
 from ._errors import ToolsiftError, decode_module_error, host_failure
 
 __all__ = ["Runtime", "Instance", "runtime", "wasi_config", "module_bytes", "default_snapshot"]
@@ -174,7 +175,7 @@ class Instance:
             if not isinstance(memory, wasmtime.Memory):
                 raise host_failure('module broke the ABI: no exported "memory"')
             self.memory = memory
-            fns: Dict[str, Callable[..., object]] = {}
+            fns: Dict[str, Export] = {}
             for name, (params, results) in _EXPORTS.items():
                 fn = exports[name]
                 if not isinstance(fn, wasmtime.Func):
@@ -183,7 +184,8 @@ class Instance:
                 got = ([str(p) for p in ty.params], [str(r) for r in ty.results])
                 if got != (params, results):
                     raise host_failure(f"module broke the ABI: export {name} has signature {got}, want {(params, results)}")
-                fns[name] = fn
+                # The signature is checked: the export may be called unchecked.
+                fns[name] = exporter(store, fn, len(params), results[0] if results else "")
             init = exports["_initialize"]
             assert isinstance(init, wasmtime.Func)
             init(store)
@@ -202,8 +204,8 @@ class Instance:
         self._build = fns["toolsift_build_snapshot"]
         # One request buffer for the life of the instance: every search and
         # Inspect request fits (the ABI refuses requests over 64 KiB anyway),
-        # and each wasmtime call from Python costs about 12 µs, so skipping
-        # the alloc and free of a fresh buffer per request saves two of them.
+        # so a search makes two calls (search, free the result) instead of
+        # four (with the alloc and free of a fresh request buffer).
         self._scratch = self._call(self._alloc, SCRATCH_BYTES) & 0xFFFFFFFF
         if self._scratch == 0:
             self.broken = True
@@ -211,16 +213,15 @@ class Instance:
 
     # -- low level -------------------------------------------------------
 
-    def _call(self, fn: Callable[..., object], *params: int) -> int:
+    def _call(self, fn: Export, *params: int) -> int:
         try:
-            out = fn(self.store, *params)
+            return fn(*params)
         except TRAPS as exc:
             self.broken = True
             text = str(exc)
             if len(text) > 500:
                 text = text[:500] + "…"
             raise host_failure(f"the module trapped; the instance is discarded: {text}") from exc
-        return 0 if out is None else int(out)  # type: ignore[call-overload]
 
     def _put(self, data: bytes) -> int:
         if not data:
@@ -256,7 +257,7 @@ class Instance:
         self.broken = True
         raise host_failure(f"module broke the ABI: result status byte {status}")
 
-    def _invoke(self, fn: Callable[..., object], lead: Tuple[int, ...], bufs: Tuple[bytes, ...], trail: Tuple[int, ...] = ()) -> bytes:
+    def _invoke(self, fn: Export, lead: Tuple[int, ...], bufs: Tuple[bytes, ...], trail: Tuple[int, ...] = ()) -> bytes:
         ptrs: List[int] = []
         params: List[int] = list(lead)
         if len(bufs) == 1 and 0 < len(bufs[0]) <= SCRATCH_BYTES:

@@ -1,0 +1,75 @@
+"""The two ways the binding calls the module (toolsift/_call.py): wasmtime's
+unchecked entry point, used with the pinned wasmtime, and the public
+``Func.__call__``, kept as the fallback. Both must give the same bytes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Any, List
+
+import toolsift
+from toolsift import _call
+
+from conftest import CHINESE_QUERY
+
+REQUESTS: List[Any] = [
+    CHINESE_QUERY,
+    {"version": "tool-search.v1", "query": "chat.query_msg_read_status"},
+    {"version": "tool-search.v1", "subqueries": ["以当前用户身份给群聊发送本地文件", "查询指定消息的已读状态和人员"]},
+    {"version": "tool-search.v1", "query": "日程", "product_ids": ["chat"], "effects": ["read"], "limit": 3},
+    {"version": "tool-search.v2", "query": "x"},  # a typed error
+]
+
+# Prints, for every request, the raw answer or the error's reason, as JSON.
+SCRIPT = """
+import json, sys, toolsift
+from toolsift import _call
+out = {"fast": _call.FAST_CALLS, "answers": []}
+with toolsift.Engine.open(instances=1) as e:
+    for request in json.loads(sys.stdin.read()):
+        try:
+            out["answers"].append(e.search_raw(request).decode("utf-8"))
+        except toolsift.ToolsiftError as err:
+            out["answers"].append("error " + err.category + "/" + err.reason)
+    out["answers"].append(json.dumps(e.info(), sort_keys=True))
+print(json.dumps(out))
+"""
+
+
+def _answers(public: bool) -> Any:
+    env = dict(os.environ)
+    env.pop("TOOLSIFT_PUBLIC_CALLS", None)
+    if public:
+        env["TOOLSIFT_PUBLIC_CALLS"] = "1"
+    done = subprocess.run([sys.executable, "-c", SCRIPT], input=json.dumps(REQUESTS), capture_output=True,
+                          text=True, env=env, check=True, timeout=300)
+    return json.loads(done.stdout)
+
+
+def test_pinned_wasmtime_takes_the_fast_path() -> None:
+    # A wasmtime that moved the private names would silently fall back: this
+    # says so instead (the fallback still works, only slower).
+    if os.environ.get("TOOLSIFT_PUBLIC_CALLS") != "1":
+        assert _call.FAST_CALLS
+
+
+def test_fast_and_public_calls_give_the_same_bytes() -> None:
+    fast, public = _answers(public=False), _answers(public=True)
+    assert fast["fast"] is True and public["fast"] is False
+    assert fast["answers"] == public["answers"]
+    assert sum(a.startswith("error validation/") for a in fast["answers"]) == 1
+    assert len(fast["answers"]) == len(REQUESTS) + 1
+
+
+def test_results_keep_their_sign_and_width() -> None:
+    # toolsift_alloc returns an i32 address and searches an i64 descriptor
+    # whose high half is that address: both must survive the raw values.
+    with toolsift.Engine.open(instances=1) as e:
+        assert json.loads(e.search_raw(CHINESE_QUERY))["candidates"]
+        inst = e._idle[0]
+        ptr = inst._call(inst._alloc, 100)
+        assert ptr != 0 and inst.memory.data_len(inst.store) > (ptr & 0xFFFFFFFF)
+        inst._call(inst._free, ptr)
