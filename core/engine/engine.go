@@ -43,7 +43,7 @@ type built struct {
 	productByID  map[string]int // lookup only, never iterated
 	productCores []string       // per product: display-name key, "" if none
 
-	scratch sync.Pool // *index.Scratch
+	scratch sync.Pool // *scratch
 }
 
 // document is what the pipeline needs per tool besides the catalog entry.

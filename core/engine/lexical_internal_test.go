@@ -9,7 +9,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolsift/toolsift/core/index"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/testdata"
 )
@@ -53,7 +52,7 @@ func TestLexicalChainMatchesReferenceScores(t *testing.T) {
 			if line.LexicalTop20 == nil {
 				continue
 			}
-			hits, _ := e.retrieve(line.Request.Query, e.executable, 20, new(index.Scratch))
+			hits, _ := e.retrieve(line.Request.Query, e.executable, 20, new(scratch))
 			require.Len(t, hits, len(line.LexicalTop20), line.Request.Query)
 			for i, want := range line.LexicalTop20 {
 				got := hits[i]

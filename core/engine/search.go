@@ -86,9 +86,10 @@ func (e *Engine) search(q query) (*wire.SearchResponse, []byte, *wire.Error) {
 
 	// 3. Lexical retrieval over the eligible documents, then avoid_when
 	// demotion of the retrieved candidates.
-	scratch := e.getScratch()
-	defer e.scratch.Put(scratch)
-	hits, scored := e.retrieve(q.text, eligible, q.candidateLimit, scratch)
+	work := e.getScratch()
+	defer e.scratch.Put(work)
+	scratch := &work.index
+	hits, scored := e.retrieve(q.text, eligible, q.candidateLimit, work)
 
 	// 4. Named-product lift: a query that names a product by its display name
 	// keeps that product's best tool in the results.
@@ -114,10 +115,10 @@ func (e *Engine) search(q query) (*wire.SearchResponse, []byte, *wire.Error) {
 // retrieve is the lexical chain: score the eligible documents, keep the best
 // k, demote those the query warns against. It also returns every scored
 // document (in no order) for the named-product lift.
-func (e *Engine) retrieve(queryText string, eligible []bool, k int, scratch *index.Scratch) ([]candidate, []index.Hit) {
-	terms := index.QueryTerms(e.tokenizer.AppendTokens(nil, queryText))
-	scored := e.index.Score(&e.profile.Weights, terms, eligible, scratch)
-	return e.demote(queryText, index.Top(scored, k, e.profile.ScoreQuantum), scratch), scored
+func (e *Engine) retrieve(queryText string, eligible []bool, k int, work *scratch) ([]candidate, []index.Hit) {
+	work.tokens = e.tokenizer.AppendTokens(work.tokens[:0], queryText)
+	scored := e.index.Score(&e.profile.Weights, work.tokens, eligible, &work.index)
+	return e.demote(queryText, index.Top(scored, k, e.profile.ScoreQuantum), &work.index), scored
 }
 
 // candidate is a retrieved hit with its explanation.
@@ -195,7 +196,7 @@ func (e *Engine) namedProduct(queryText string) int {
 // missing, then lifts every hit of that product that scores below the top
 // hit to just above it (top + score·boost), keeping their relative order.
 func (e *Engine) liftNamedProduct(queryText string, hits []candidate, scored []index.Hit, product int, scratch *index.Scratch) []candidate {
-	best, found := index.Best(scored, e.profile.ScoreQuantum, func(doc uint32) bool { return e.docs[doc].product == product })
+	best, found := e.bestOfProduct(scored, product)
 	if !found {
 		return hits
 	}
@@ -228,6 +229,25 @@ func (e *Engine) liftNamedProduct(queryText string, hits []candidate, scored []i
 		return hits[i].Doc < hits[j].Doc
 	})
 	return hits
+}
+
+// bestOfProduct returns the best scored hit of product's tools, and false if
+// none scored. (A plain loop: a callback per hit costs more than the rest of
+// the lift in WebAssembly.)
+func (e *Engine) bestOfProduct(scored []index.Hit, product int) (index.Ranked, bool) {
+	var best index.Ranked
+	found := false
+	docs := e.docs
+	for _, hit := range scored {
+		if docs[hit.Doc].product != product {
+			continue
+		}
+		r := index.Rank(hit, e.profile.ScoreQuantum)
+		if !found || index.Less(&r, &best) {
+			best, found = r, true
+		}
+	}
+	return best, found
 }
 
 // matchedFields lists the fields that contributed, largest contribution
@@ -419,9 +439,15 @@ func hasStrongMatch(candidates []wire.ToolReference) bool {
 	return false
 }
 
-func (e *Engine) getScratch() *index.Scratch {
-	if s, ok := e.scratch.Get().(*index.Scratch); ok {
+// scratch is one query's reusable working memory.
+type scratch struct {
+	index  index.Scratch
+	tokens []string
+}
+
+func (e *Engine) getScratch() *scratch {
+	if s, ok := e.scratch.Get().(*scratch); ok {
 		return s
 	}
-	return new(index.Scratch)
+	return new(scratch)
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"os"
 	"slices"
 	"testing"
 
@@ -16,12 +17,14 @@ func BenchmarkSearchStages(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	const q = "给群里发文件并确认消息已读"
+	q := "给群里发文件并确认消息已读"
+	if env := os.Getenv("STAGES_QUERY"); env != "" {
+		q = env
+	}
 	request := []byte(`{"version":"tool-search.v1","query":"` + q + `","limit":5,"candidate_limit":20}`)
 	tokens := e.tokenizer.AppendTokens(nil, q)
-	terms := index.QueryTerms(tokens)
-	scratch := new(index.Scratch)
-	hits := e.index.Score(&e.profile.Weights, terms, e.executable, scratch)
+	shared := new(index.Scratch)
+	hits := e.index.Score(&e.profile.Weights, tokens, e.executable, shared)
 	top := index.Top(hits, 20, e.profile.ScoreQuantum)
 	response, werr := e.Search(wire.SearchRequest{Version: wire.SearchVersion, Query: q})
 	if werr != nil {
@@ -37,10 +40,10 @@ func BenchmarkSearchStages(b *testing.B) {
 			tokens = e.tokenizer.AppendTokens(tokens[:0], q)
 		}
 	})
-	b.Run("score", func(b *testing.B) {
+	b.Run("score", func(b *testing.B) { // query terms included
 		s := new(index.Scratch)
 		for b.Loop() {
-			e.index.Score(&e.profile.Weights, terms, e.executable, s)
+			e.index.Score(&e.profile.Weights, tokens, e.executable, s)
 		}
 	})
 	b.Run("top", func(b *testing.B) {
@@ -50,7 +53,7 @@ func BenchmarkSearchStages(b *testing.B) {
 	})
 	b.Run("demote", func(b *testing.B) {
 		for b.Loop() {
-			e.demote(q, top, scratch)
+			e.demote(q, top, shared)
 		}
 	})
 	b.Run("named", func(b *testing.B) {
@@ -59,20 +62,15 @@ func BenchmarkSearchStages(b *testing.B) {
 		}
 	})
 	if named := e.namedProduct(q); named >= 0 {
-		candidates := e.demote(q, top, scratch)
+		candidates := e.demote(q, top, shared)
 		b.Run("lift", func(b *testing.B) {
 			for b.Loop() {
-				e.liftNamedProduct(q, slices.Clone(candidates), hits, named, scratch)
+				e.liftNamedProduct(q, slices.Clone(candidates), hits, named, shared)
 			}
 		})
 	}
-	b.Run("terms", func(b *testing.B) {
-		for b.Loop() {
-			index.QueryTerms(tokens)
-		}
-	})
 	b.Run("retrieve", func(b *testing.B) {
-		s := new(index.Scratch)
+		s := new(scratch)
 		for b.Loop() {
 			e.retrieve(q, e.executable, 20, s)
 		}

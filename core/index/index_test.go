@@ -29,9 +29,31 @@ func corpus(seed uint64, n int) [][profile.NumFields][]string {
 	return docs
 }
 
+// queryTerm is a distinct query token and how often the query repeats it.
+type queryTerm struct {
+	Term  string
+	Count int
+}
+
+// distinctSorted is the reference's query term order, the obvious way:
+// tokens sorted as strings, repeats counted.
+func distinctSorted(tokens []string) []queryTerm {
+	sorted := append([]string(nil), tokens...)
+	sort.Strings(sorted)
+	var terms []queryTerm
+	for _, token := range sorted {
+		if n := len(terms); n > 0 && terms[n-1].Term == token {
+			terms[n-1].Count++
+			continue
+		}
+		terms = append(terms, queryTerm{Term: token, Count: 1})
+	}
+	return terms
+}
+
 // naiveBM25 is the reference formula written the slow, obvious way: every
 // document scored, maps for counts, query terms sorted.
-func naiveBM25(docs [][profile.NumFields][]string, f profile.Field, d int, terms []index.QueryTerm, k1, b float64) float64 {
+func naiveBM25(docs [][profile.NumFields][]string, f profile.Field, d int, terms []queryTerm, k1, b float64) float64 {
 	n := float64(len(docs))
 	total := 0
 	df := map[string]int{}
@@ -66,7 +88,7 @@ func naiveBM25(docs [][profile.NumFields][]string, f profile.Field, d int, terms
 	return score
 }
 
-func naiveTFIDF(docs [][profile.NumFields][]string, f profile.Field, d int, terms []index.QueryTerm) float64 {
+func naiveTFIDF(docs [][profile.NumFields][]string, f profile.Field, d int, terms []queryTerm) float64 {
 	n := float64(len(docs))
 	df := map[string]int{}
 	for _, doc := range docs {
@@ -125,11 +147,12 @@ func TestScoresEqualNaiveFormulasExactly(t *testing.T) {
 		for i := range eligible {
 			eligible[i] = i%7 != 3 // some documents are filtered out
 		}
-		terms := index.QueryTerms([]string{"群", "消息", "群", "send", "zzz", "的", "的", "的"})
+		tokens := []string{"群", "消息", "群", "send", "zzz", "的", "的", "的"}
+		terms := distinctSorted(tokens)
 		for _, algorithm := range []string{profile.BM25, profile.TFIDF} {
 			ix.Prepare(algorithm, 0.9, 0.4)
 			got := map[uint32]index.Hit{}
-			for _, h := range ix.Score(&weights, terms, eligible, scratch) {
+			for _, h := range ix.Score(&weights, tokens, eligible, scratch) {
 				got[h.Doc] = h
 			}
 			for d := range docs {
@@ -194,11 +217,6 @@ func TestQuantizedTieBreaksOnDocument(t *testing.T) {
 	hits := []index.Hit{{Doc: 9, Score: 1.0000000004}, {Doc: 2, Score: 1.0000000001}}
 	top := index.Top(hits, -1, 1e9)
 	require.Equal(t, uint32(2), top[0].Doc, "scores equal after quantization: the lower document wins")
-}
-
-func TestQueryTermsSortedAndCounted(t *testing.T) {
-	require.Equal(t, []index.QueryTerm{{"a", 2}, {"b", 1}, {"群", 3}},
-		index.QueryTerms([]string{"群", "b", "a", "群", "a", "群"}))
 }
 
 func TestValidateRejectsCorruptIndexes(t *testing.T) {

@@ -2,33 +2,18 @@ package index
 
 import (
 	"math"
-	"sort"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/toolsift/toolsift/core/profile"
 )
 
-// QueryTerm is a distinct query term and how often the query repeats it.
-type QueryTerm struct {
-	Term  string
-	Count int
-}
-
-// QueryTerms de-duplicates tokens and sorts them by term (byte order): the
-// order every score is accumulated in.
-func QueryTerms(tokens []string) []QueryTerm {
-	sorted := append([]string(nil), tokens...)
-	sort.Strings(sorted)
-	terms := make([]QueryTerm, 0, len(sorted))
-	for _, token := range sorted {
-		if n := len(terms); n > 0 && terms[n-1].Term == token {
-			terms[n-1].Count++
-			continue
-		}
-		terms = append(terms, QueryTerm{Term: token, Count: 1})
-	}
-	return terms
+// queryTerm is a distinct query term the index knows: its positions in the
+// fields' Terms, and how often the query repeats it.
+type queryTerm struct {
+	refs  *termRefs
+	count int
 }
 
 // Hit is one scored document and its total score.
@@ -59,7 +44,8 @@ type Scratch struct {
 	touched      []uint32
 	touchedCount int
 	hits         []Hit
-	refs         []*termRefs
+	ids          []uint32
+	terms        []queryTerm
 }
 
 // The loops over a document's fields are unrolled (a loop costs a dispatch
@@ -86,36 +72,28 @@ func (s *Scratch) reset(docs int) {
 	s.hits = s.hits[:0]
 }
 
-// Score scores every eligible document that shares a term with the query and
-// returns the documents with a positive score, in no particular order (rank
-// them with Top). eligible has one entry per document. The returned slice
-// lives in s until the next call.
+// Score scores every eligible document that shares a term with the query's
+// tokens and returns the documents with a positive score, in no particular
+// order (rank them with Top). eligible has one entry per document. The
+// returned slice lives in s until the next call.
 //
 // The algorithm is the one the index was Prepared for.
-func (ix *Index) Score(weights *[profile.NumFields]float64, terms []QueryTerm, eligible []bool, s *Scratch) []Hit {
+func (ix *Index) Score(weights *[profile.NumFields]float64, tokens []string, eligible []bool, s *Scratch) []Hit {
 	eligible = eligible[:ix.Docs]
 	s.reset(ix.Docs)
 	s.weights = *weights
-	refs := s.refs[:0]
-	for _, qt := range terms {
-		r := ix.vocab.find(qt.Term)
-		if r == nil {
-			r = &missingTerm
-		}
-		refs = append(refs, r)
-	}
-	s.refs = refs
+	terms := ix.queryTerms(tokens, s)
 	for f := profile.Field(0); f < profile.NumFields; f++ {
 		if weights[f] <= 0 {
 			continue
 		}
 		field := &ix.Fields[f]
 		if ix.algorithm == profile.TFIDF {
-			ix.accumulateTFIDF(field, f, terms, refs, s)
+			ix.accumulateTFIDF(field, f, terms, s)
 			continue
 		}
-		for q, qt := range terms {
-			t := refs[q][f]
+		for _, qt := range terms {
+			t := qt.refs[f]
 			if t < 0 {
 				continue
 			}
@@ -123,7 +101,7 @@ func (ix *Index) Score(weights *[profile.NumFields]float64, terms []QueryTerm, e
 				ix.derive(field, t) // the term's first query
 			}
 			lo, hi := field.PostingStart[t], field.PostingStart[t+1]
-			s.accumulate(f, field.PostingDoc[lo:hi], field.bm25Impact[lo:hi], math.Log1p(float64(qt.Count)))
+			s.accumulate(f, field.PostingDoc[lo:hi], field.bm25Impact[lo:hi], math.Log1p(float64(qt.count)))
 		}
 	}
 	// Each document's total adds its weighted field scores in field order.
@@ -143,6 +121,31 @@ func (ix *Index) Score(weights *[profile.NumFields]float64, terms []QueryTerm, e
 	}
 	s.hits = hits
 	return hits
+}
+
+// queryTerms returns the distinct tokens the index knows, with their counts,
+// in byte order of the term: the order every score is accumulated in (the
+// reference's). The vocabulary is sorted, so its indexes are in that order
+// and sorting them replaces sorting strings; a token no field has adds
+// nothing to any score and is dropped.
+func (ix *Index) queryTerms(tokens []string, s *Scratch) []queryTerm {
+	ids := s.ids[:0]
+	for _, token := range tokens {
+		if id, ok := ix.vocab.index(token); ok {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	terms := s.terms[:0]
+	for i, id := range ids {
+		if i > 0 && id == ids[i-1] {
+			terms[len(terms)-1].count++
+			continue
+		}
+		terms = append(terms, queryTerm{refs: &ix.vocab.refs[id], count: 1})
+	}
+	s.ids, s.terms = ids, terms
+	return terms
 }
 
 // touch marks doc touched.
@@ -212,14 +215,14 @@ func (s *Scratch) FieldScores(doc uint32) [profile.NumFields]float64 {
 // accumulateTFIDF writes each document's cosine similarity for one field:
 // dot(query, doc) / (|doc|·|query|), with the query vector over the terms the
 // field knows.
-func (ix *Index) accumulateTFIDF(field *Field, f profile.Field, terms []QueryTerm, refs []*termRefs, s *Scratch) {
+func (ix *Index) accumulateTFIDF(field *Field, f profile.Field, terms []queryTerm, s *Scratch) {
 	queryNormSquared := 0.0
-	for q, qt := range terms {
-		t := refs[q][f]
+	for _, qt := range terms {
+		t := qt.refs[f]
 		if t < 0 {
 			continue
 		}
-		queryWeight := float64(qt.Count) * field.tfidfIDF[t]
+		queryWeight := float64(qt.count) * field.tfidfIDF[t]
 		queryNormSquared += float64(queryWeight * queryWeight)
 		for p := field.PostingStart[t]; p < field.PostingStart[t+1]; p++ {
 			doc := field.PostingDoc[p]
@@ -312,20 +315,4 @@ func Top(hits []Hit, k int, quantum float64) []Ranked {
 		}
 	}
 	return best
-}
-
-// Best returns the best hit among those keep accepts, and false if none.
-func Best(hits []Hit, quantum float64, keep func(doc uint32) bool) (Ranked, bool) {
-	var best Ranked
-	found := false
-	for _, hit := range hits {
-		if !keep(hit.Doc) {
-			continue
-		}
-		r := Rank(hit, quantum)
-		if !found || Less(&r, &best) {
-			best, found = r, true
-		}
-	}
-	return best, found
 }

@@ -69,16 +69,17 @@ func buildVocabulary(fields *[profile.NumFields]Field) vocabulary {
 	return v
 }
 
-// find returns the term's positions, or nil when no field has it.
-func (v *vocabulary) find(term string) *termRefs {
+// index returns the term's index in the vocabulary, and false when no
+// field has it.
+func (v *vocabulary) index(term string) (uint32, bool) {
 	mask := uint32(len(v.table) - 1)
 	for h := fnv32(term) & mask; ; h = (h + 1) & mask {
 		slot := v.table[h]
 		if slot == 0 {
-			return nil
+			return 0, false
 		}
 		if v.terms[slot-1] == term {
-			return &v.refs[slot-1]
+			return slot - 1, true
 		}
 	}
 }
