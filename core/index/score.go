@@ -43,9 +43,12 @@ type Scratch struct {
 	mark         []uint8
 	touched      []uint32
 	touchedCount int
-	hits         []Hit
-	ids          []uint32
-	terms        []queryTerm
+	// dense: the last query accumulated without marking (see Score), so
+	// any row of acc may be dirty.
+	dense bool
+	hits  []Hit
+	ids   []uint32
+	terms []queryTerm
 }
 
 // The loops over a document's fields are unrolled (a loop costs a dispatch
@@ -59,7 +62,11 @@ func (s *Scratch) reset(docs int) {
 		s.acc = make([]float64, docs*int(profile.NumFields))
 		s.mark = make([]uint8, docs)
 		s.touched = make([]uint32, docs+1)
-		s.touchedCount = 0
+		s.touchedCount, s.dense = 0, false
+	}
+	if s.dense {
+		clear(s.acc) // one memory.fill in WebAssembly
+		s.dense = false
 	}
 	// Zero only what the last query wrote.
 	acc, mark := s.acc, s.mark
@@ -83,6 +90,24 @@ func (ix *Index) Score(weights *[profile.NumFields]float64, tokens []string, eli
 	s.reset(ix.Docs)
 	s.weights = *weights
 	terms := ix.queryTerms(tokens, s)
+	// A query whose postings outnumber the documents touches most of them:
+	// then marking each posting's document costs more than visiting every
+	// document once at the end, so the postings are added without marks
+	// (dense). Either way every score has the same bits; only the order of
+	// the returned hits differs, and no caller depends on it.
+	postings := 0
+	for f := profile.Field(0); f < profile.NumFields; f++ {
+		if weights[f] <= 0 {
+			continue
+		}
+		field := &ix.Fields[f]
+		for _, qt := range terms {
+			if t := qt.refs[f]; t >= 0 {
+				postings += int(field.PostingStart[t+1] - field.PostingStart[t])
+			}
+		}
+	}
+	s.dense = ix.algorithm == profile.BM25 && postings >= ix.Docs
 	for f := profile.Field(0); f < profile.NumFields; f++ {
 		if weights[f] <= 0 {
 			continue
@@ -101,26 +126,42 @@ func (ix *Index) Score(weights *[profile.NumFields]float64, tokens []string, eli
 				ix.derive(field, t) // the term's first query
 			}
 			lo, hi := field.PostingStart[t], field.PostingStart[t+1]
-			s.accumulate(f, field.PostingDoc[lo:hi], field.bm25Impact[lo:hi], math.Log1p(float64(qt.count)))
+			docs, impacts, qtf := field.PostingDoc[lo:hi], field.bm25Impact[lo:hi], math.Log1p(float64(qt.count))
+			if s.dense {
+				s.add(f, docs, impacts, qtf)
+			} else {
+				s.accumulate(f, docs, impacts, qtf)
+			}
 		}
 	}
-	// Each document's total adds its weighted field scores in field order.
-	// The reference skips fields that did not match; here every field is
-	// added, because every value is ≥ 0 (impacts are positive, weights
-	// non-negative) and adding +0 to a non-negative sum changes no bit. That
-	// keeps the loop free of branches (see Scratch), and unrolled: a loop
-	// over five fields would cost a dispatch per field in WebAssembly.
 	w := &s.weights
 	acc, hits := s.acc, s.hits
-	for _, doc := range s.touched[:s.touchedCount] {
-		row := (*[profile.NumFields]float64)(acc[int(doc)*int(profile.NumFields):])
-		score := float64(row[0]*w[0]) + float64(row[1]*w[1]) + float64(row[2]*w[2]) + float64(row[3]*w[3]) + float64(row[4]*w[4])
-		if score > 0 && eligible[doc] {
-			hits = append(hits, Hit{Doc: doc, Score: score})
+	if s.dense {
+		for doc := range ix.Docs {
+			if score := total(acc, doc, w); score > 0 && eligible[doc] {
+				hits = append(hits, Hit{Doc: uint32(doc), Score: score})
+			}
+		}
+	} else {
+		for _, doc := range s.touched[:s.touchedCount] {
+			if score := total(acc, int(doc), w); score > 0 && eligible[doc] {
+				hits = append(hits, Hit{Doc: doc, Score: score})
+			}
 		}
 	}
 	s.hits = hits
 	return hits
+}
+
+// total is a document's score: its weighted field scores added in field
+// order. The reference skips fields that did not match; here every field is
+// added, because every value is ≥ 0 (impacts are positive, and fields with
+// no positive weight are never accumulated) and adding ±0 to a non-negative
+// sum changes no bit. That keeps the sum free of branches, and unrolled: a
+// loop over five fields would cost a dispatch per field in WebAssembly.
+func total(acc []float64, doc int, w *[profile.NumFields]float64) float64 {
+	row := (*[profile.NumFields]float64)(acc[doc*int(profile.NumFields):])
+	return float64(row[0]*w[0]) + float64(row[1]*w[1]) + float64(row[2]*w[2]) + float64(row[3]*w[3]) + float64(row[4]*w[4])
 }
 
 // queryTerms returns the distinct tokens the index knows, with their counts,
@@ -192,6 +233,25 @@ func (s *Scratch) accumulate(f profile.Field, docs []uint32, impacts []float64, 
 		*sum += float64(impacts[i] * qtf)
 	}
 	s.touchedCount = int(n)
+}
+
+// add is accumulate without marking documents, for dense queries (see
+// Score); the same invariants keep its accesses in range. It is kept out of
+// line: inlined into Score, its loop would run inside Score's larger
+// dispatch table in WebAssembly, at twice the cost.
+//
+//go:noinline
+func (s *Scratch) add(f profile.Field, docs []uint32, impacts []float64, qtf float64) {
+	if len(docs) == 0 {
+		return
+	}
+	impacts = impacts[:len(docs)]
+	_ = s.acc[(len(s.mark)-1)*int(profile.NumFields)+int(f)]
+	acc := unsafe.Pointer(unsafe.SliceData(s.acc[f:]))
+	for i, doc := range docs {
+		sum := (*float64)(unsafe.Add(acc, uintptr(doc)*uintptr(profile.NumFields)*8))
+		*sum += float64(impacts[i] * qtf)
+	}
 }
 
 // FieldScores returns each field's weighted contribution to doc's score in
