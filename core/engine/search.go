@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -147,7 +149,7 @@ func (e *Engine) demote(queryText string, hits []index.Ranked, scratch *index.Sc
 		}
 	}
 	if penalized {
-		sort.Slice(out, func(i, j int) bool { return index.Less(&out[i].Ranked, &out[j].Ranked) })
+		slices.SortFunc(out, func(a, b candidate) int { return index.Compare(&a.Ranked, &b.Ranked) })
 	}
 	return out
 }
@@ -222,11 +224,11 @@ func (e *Engine) liftNamedProduct(queryText string, hits []candidate, scored []i
 		}
 	}
 	// The reference sorts raw (not quantized) scores here.
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].Score != hits[j].Score {
-			return hits[i].Score > hits[j].Score
+	slices.SortStableFunc(hits, func(a, b candidate) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
 		}
-		return hits[i].Doc < hits[j].Doc
+		return cmp.Compare(a.Doc, b.Doc)
 	})
 	return hits
 }
@@ -259,12 +261,11 @@ func matchedFields(scores *[profile.NumFields]float64) []string {
 			fields = append(fields, f)
 		}
 	}
-	sort.Slice(fields, func(i, j int) bool {
-		a, b := fields[i], fields[j]
-		if scores[a] != scores[b] {
-			return scores[a] > scores[b]
+	slices.SortFunc(fields, func(a, b profile.Field) int {
+		if c := cmp.Compare(scores[b], scores[a]); c != 0 {
+			return c
 		}
-		return a.String() < b.String()
+		return strings.Compare(a.String(), b.String())
 	})
 	names := make([]string, len(fields))
 	for i, f := range fields {

@@ -326,6 +326,17 @@ func Less(a, b *Ranked) bool {
 	return a.Doc < b.Doc
 }
 
+// Compare is Less as a three-way comparison (for slices.SortFunc).
+func Compare(a, b *Ranked) int {
+	switch {
+	case Less(a, b):
+		return -1
+	case Less(b, a):
+		return 1
+	}
+	return 0
+}
+
 // Rank returns hit as a Ranked under quantum.
 func Rank(hit Hit, quantum float64) Ranked {
 	return Ranked{Hit: hit, Key: Quantize(hit.Score, quantum)}

@@ -2,7 +2,8 @@ package wire
 
 import (
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/jsonw"
@@ -229,7 +230,7 @@ func (t *ToolReference) appendJSON(dst []byte) ([]byte, error) {
 		}
 		if len(b.FieldScores) > 0 {
 			scores := append([]FieldScore(nil), b.FieldScores...)
-			sort.Slice(scores, func(i, j int) bool { return scores[i].Field < scores[j].Field })
+			slices.SortFunc(scores, func(a, b FieldScore) int { return strings.Compare(a.Field, b.Field) })
 			dst = append(dst, `,"field_scores":{`...)
 			for i, fs := range scores {
 				if i > 0 {
