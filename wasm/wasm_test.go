@@ -120,6 +120,24 @@ func TestABIEndToEnd(t *testing.T) {
 	require.Equal(t, byte(1), status)
 	require.Contains(t, string(body), `"reason":"invalid_snapshot"`)
 
+	// A freed result's memory carries the next result; one the host still
+	// holds is never written.
+	other := []byte(`{"version":"tool-search.v1","query":"chat.query_msg_read_status"}`)
+	wantOther, werr := native.SearchJSON(other)
+	require.Nil(t, werr)
+	op, on := a.in(other)
+	held := a.call("toolsift_search", h, rp, rn, 0)
+	freed := a.call("toolsift_search", h, op, on, 0)
+	a.call("toolsift_free", freed>>32)
+	reused := a.call("toolsift_search", h, op, on, 0)
+	require.Equal(t, freed>>32, reused>>32, "the freed buffer carries the next result")
+	status, got = a.result(reused)
+	require.Equal(t, byte(0), status)
+	require.Equal(t, string(wantOther), string(got))
+	status, got = a.result(held)
+	require.Equal(t, byte(0), status)
+	require.Equal(t, string(want), string(got))
+
 	// The handle still serves after all that.
 	status, again := a.result(a.call("toolsift_search", h, rp, rn, 0))
 	require.Equal(t, byte(0), status)

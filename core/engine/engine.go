@@ -335,12 +335,22 @@ func (e *Engine) WithExplain(on bool) *Engine {
 // SearchJSON decodes a tool-search.v1 request, searches, and returns the
 // compact response bytes (without a trailing newline).
 func (e *Engine) SearchJSON(request []byte) ([]byte, *wire.Error) {
+	return e.AppendSearchJSON(nil, request)
+}
+
+// AppendSearchJSON is SearchJSON appending the response to dst (which may
+// be nil), so that a caller answering many requests can reuse one buffer.
+// On error dst is returned unchanged.
+func (e *Engine) AppendSearchJSON(dst, request []byte) ([]byte, *wire.Error) {
 	decoded, err := wire.DecodeSearchRequest(request)
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
-	_, out, err := e.answer(decoded)
-	return out, err
+	_, out, err := e.answer(decoded, dst)
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
 }
 
 // InspectJSON decodes a schema-inspect.v1 request and returns the pretty

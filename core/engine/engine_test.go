@@ -302,3 +302,27 @@ func TestTFIDFAlternative(t *testing.T) {
 	require.Equal(t, "chat.query_msg_read_status", r.Candidates[0].CanonicalPath)
 	require.Equal(t, []string{profile.TFIDF}, r.Candidates[0].RankSources)
 }
+
+// TestAppendSearchJSON: the response goes after what dst holds, equals
+// SearchJSON's bytes, and an error leaves dst as it was.
+func TestAppendSearchJSON(t *testing.T) {
+	e := newDWSEngine(t)
+	requests := [][]byte{
+		[]byte(`{"version":"tool-search.v1","query":"给群里发文件并确认消息已读"}`),
+		[]byte(`{"version":"tool-search.v1","query":"chat.query_msg_read_status"}`),
+		[]byte(`{"version":"tool-search.v1","subqueries":["发送文件","已读状态"],"limit":3}`),
+	}
+	buf := []byte("prefix")
+	for _, request := range requests {
+		want, werr := e.SearchJSON(request)
+		require.Nil(t, werr)
+		out, werr := e.AppendSearchJSON(buf[:6], request)
+		require.Nil(t, werr)
+		require.Equal(t, "prefix", string(out[:6]))
+		require.Equal(t, string(want), string(out[6:]))
+		buf = out
+	}
+	out, werr := e.AppendSearchJSON(buf[:6], []byte(`{"version":"tool-search.v2","query":"x"}`))
+	require.NotNil(t, werr)
+	require.Equal(t, "prefix", string(out))
+}

@@ -27,21 +27,21 @@ type query struct {
 // Search answers one tool-search.v1 request. Errors are *wire.Error; a
 // failed request never changes the engine.
 func (e *Engine) Search(request wire.SearchRequest) (*wire.SearchResponse, *wire.Error) {
-	response, _, err := e.answer(request)
+	response, _, err := e.answer(request, nil)
 	return response, err
 }
 
-// answer is Search that also returns the response's wire bytes, which the
-// byte budget check has already produced.
-func (e *Engine) answer(request wire.SearchRequest) (*wire.SearchResponse, []byte, *wire.Error) {
+// answer is Search that also appends the response's wire bytes to dst (the
+// byte budget check produces them anyway).
+func (e *Engine) answer(request wire.SearchRequest, dst []byte) (*wire.SearchResponse, []byte, *wire.Error) {
 	if len(request.Subqueries) > 0 {
-		return e.searchDecomposed(request)
+		return e.searchDecomposed(request, dst)
 	}
 	q, err := e.validate(request)
 	if err != nil {
 		return nil, nil, err
 	}
-	return e.search(q)
+	return e.search(q, dst)
 }
 
 // resolveIdentity finds the tool a query names exactly: as typed, else in
@@ -61,7 +61,7 @@ func (e *Engine) resolveIdentity(queryText string) (int, bool) {
 // search is the pipeline, top to bottom: exact guard → hard filters →
 // lexical retrieval with avoid_when demotion → named-product lift → cut →
 // finalize under the byte budget.
-func (e *Engine) search(q query) (*wire.SearchResponse, []byte, *wire.Error) {
+func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wire.Error) {
 	response := e.newResponse(q.text, e.profile.Algorithm)
 
 	// 1. Exact guard: a query that is a tool's identity returns that tool
@@ -71,7 +71,7 @@ func (e *Engine) search(q query) (*wire.SearchResponse, []byte, *wire.Error) {
 			response.Strategy = wire.StrategyExactFiltered
 			response.Abstained = true
 			response.ExactFiltered = &wire.ExactFiltered{CanonicalPath: e.tools[doc].Identity.CanonicalPath, Reason: reason}
-			return e.finalize(response)
+			return e.finalize(response, dst)
 		}
 		response.Strategy = wire.StrategyExactGuard
 		reference := e.reference(doc, []string{"identity"}, []string{"exact"})
@@ -80,7 +80,7 @@ func (e *Engine) search(q query) (*wire.SearchResponse, []byte, *wire.Error) {
 			reference.ScoreBreakdown = &wire.ScoreBreakdown{Score: 1, FieldScores: []wire.FieldScore{{Field: "identity", Score: 1}}}
 		}
 		response.Candidates = []wire.ToolReference{reference}
-		return e.finalize(response)
+		return e.finalize(response, dst)
 	}
 
 	// 2. Hard filters decide which documents may be scored at all.
@@ -111,7 +111,7 @@ func (e *Engine) search(q query) (*wire.SearchResponse, []byte, *wire.Error) {
 		}
 		response.Candidates = append(response.Candidates, reference)
 	}
-	return e.finalize(response)
+	return e.finalize(response, dst)
 }
 
 // retrieve is the lexical chain: score the eligible documents, keep the best
@@ -389,9 +389,9 @@ func (e *Engine) newResponse(queryText, strategy string) *wire.SearchResponse {
 }
 
 // finalize sets abstained, weak_match and the hints, then enforces the byte
-// budget by dropping whole candidates from the end. It returns the encoded
-// response too.
-func (e *Engine) finalize(r *wire.SearchResponse) (*wire.SearchResponse, []byte, *wire.Error) {
+// budget by dropping whole candidates from the end. It appends the encoded
+// response to dst and returns it too.
+func (e *Engine) finalize(r *wire.SearchResponse, dst []byte) (*wire.SearchResponse, []byte, *wire.Error) {
 	r.Abstained = r.Abstained || len(r.Candidates) == 0
 	if r.Abstained && r.Hint == "" && r.ExactFiltered == nil {
 		r.Hint = e.profile.AbstainHint
@@ -402,16 +402,19 @@ func (e *Engine) finalize(r *wire.SearchResponse) (*wire.SearchResponse, []byte,
 			r.Hint = e.profile.WeakMatchHint
 		}
 	}
-	buf := make([]byte, 0, 4096)
+	if dst == nil {
+		dst = make([]byte, 0, 4096)
+	}
+	start := len(dst)
 	for {
-		var err error
-		buf, err = r.AppendJSON(buf[:0])
+		out, err := r.AppendJSON(dst[:start])
 		if err != nil {
 			return nil, nil, wire.Internal("encode_failed", err.Error())
 		}
-		if len(buf)+1 <= wire.MaxResponseBytes {
-			return r, buf, nil
+		if len(out)-start+1 <= wire.MaxResponseBytes {
+			return r, out, nil
 		}
+		dst = out // keep the grown buffer for the next try
 		if len(r.Candidates) == 0 {
 			return nil, nil, wire.Internal("response_too_large", fmt.Sprintf("response exceeds %d bytes without candidates", wire.MaxResponseBytes))
 		}

@@ -90,7 +90,7 @@ func unsafeText(s string) string {
 // action cannot take the whole budget of a multi-step workflow. If any
 // subquery names a tool that the filters exclude, the whole answer is that
 // exclusion (fail closed).
-func (e *Engine) searchDecomposed(r wire.SearchRequest) (*wire.SearchResponse, []byte, *wire.Error) {
+func (e *Engine) searchDecomposed(r wire.SearchRequest, dst []byte) (*wire.SearchResponse, []byte, *wire.Error) {
 	subqueries := catalog.StableUnique(r.Subqueries)
 	if len(subqueries) == 0 {
 		return nil, nil, wire.Validation("subquery_required", "subqueries must hold at least one non-empty query")
@@ -130,7 +130,7 @@ func (e *Engine) searchDecomposed(r wire.SearchRequest) (*wire.SearchResponse, [
 		if err != nil {
 			return nil, nil, err
 		}
-		result, _, err := e.search(q)
+		result, _, err := e.search(q, nil)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -139,7 +139,7 @@ func (e *Engine) searchDecomposed(r wire.SearchRequest) (*wire.SearchResponse, [
 			response.Subqueries = subqueries
 			response.Abstained = true
 			response.ExactFiltered = result.ExactFiltered
-			return e.finalize(response)
+			return e.finalize(response, dst)
 		}
 		results = append(results, result)
 	}
@@ -169,5 +169,5 @@ func (e *Engine) searchDecomposed(r wire.SearchRequest) (*wire.SearchResponse, [
 			break
 		}
 	}
-	return e.finalize(response)
+	return e.finalize(response, dst)
 }

@@ -70,13 +70,20 @@ func alloc(size uint32) uint32 {
 
 //go:wasmexport toolsift_free
 func free(ptr uint32) {
+	b, ok := buffers[ptr]
+	if !ok {
+		return
+	}
 	delete(buffers, ptr)
+	if cap(b) >= resultCapacity && cap(b) <= spareMaxBytes && len(spare) < spareBuffers {
+		spare = append(spare, b)
+	}
 }
 
 //go:wasmexport toolsift_version
 func version() uint64 {
-	return guard(func() ([]byte, *wire.Error) {
-		out := fmt.Appendf(nil, `{"abi":%d,"module":"toolsift","snapshot_format":%d,"profiles":`, ABIVersion, snapshot.FormatVersion)
+	return guard(func(out []byte) ([]byte, *wire.Error) {
+		out = fmt.Appendf(out, `{"abi":%d,"module":"toolsift","snapshot_format":%d,"profiles":`, ABIVersion, snapshot.FormatVersion)
 		out = jsonw.AppendStrings(out, profile.Names(), false)
 		out = append(out, `,"formats":`...)
 		out = jsonw.AppendStrings(out, importer.Formats(), false)
@@ -86,7 +93,7 @@ func version() uint64 {
 
 //go:wasmexport toolsift_open
 func open(ptr, size uint32) uint64 {
-	return guard(func() ([]byte, *wire.Error) {
+	return guard(func(out []byte) ([]byte, *wire.Error) {
 		data, werr := input(ptr, size)
 		if werr != nil {
 			return nil, werr
@@ -104,7 +111,7 @@ func open(ptr, size uint32) uint64 {
 		handle := nextHandle
 		nextHandle++
 		engines[handle] = &openEngine{engine: e, explain: e.WithExplain(true), snapSize: len(data)}
-		return []byte{byte(handle), byte(handle >> 8), byte(handle >> 16), byte(handle >> 24)}, nil
+		return append(out, byte(handle), byte(handle>>8), byte(handle>>16), byte(handle>>24)), nil
 	})
 }
 
@@ -119,14 +126,14 @@ func closeEngine(handle uint32) uint32 {
 
 //go:wasmexport toolsift_info
 func info(handle uint32) uint64 {
-	return guard(func() ([]byte, *wire.Error) {
+	return guard(func(out []byte) ([]byte, *wire.Error) {
 		open, werr := lookup(handle)
 		if werr != nil {
 			return nil, werr
 		}
 		e := open.engine
 		v := e.Version()
-		out := []byte(`{"profile":`)
+		out = append(out, `{"profile":`...)
 		out = jsonw.AppendString(out, e.Profile().Name, true)
 		out = append(out, `,"format":`...)
 		out = jsonw.AppendString(out, e.Catalog().Format, true)
@@ -146,7 +153,7 @@ func info(handle uint32) uint64 {
 
 //go:wasmexport toolsift_search
 func search(handle, ptr, size, flags uint32) uint64 {
-	return guard(func() ([]byte, *wire.Error) {
+	return guard(func(out []byte) ([]byte, *wire.Error) {
 		open, werr := lookup(handle)
 		if werr != nil {
 			return nil, werr
@@ -162,13 +169,13 @@ func search(handle, ptr, size, flags uint32) uint64 {
 		if flags&flagExplain != 0 {
 			e = open.explain
 		}
-		return e.SearchJSON(request)
+		return e.AppendSearchJSON(out, request)
 	})
 }
 
 //go:wasmexport toolsift_inspect
 func inspect(handle, ptr, size uint32) uint64 {
-	return guard(func() ([]byte, *wire.Error) {
+	return guard(func(out []byte) ([]byte, *wire.Error) {
 		open, werr := lookup(handle)
 		if werr != nil {
 			return nil, werr
@@ -177,13 +184,14 @@ func inspect(handle, ptr, size uint32) uint64 {
 		if werr != nil {
 			return nil, werr
 		}
-		return open.engine.InspectJSON(request)
+		response, werr := open.engine.InspectJSON(request)
+		return append(out, response...), werr
 	})
 }
 
 //go:wasmexport toolsift_build_snapshot
 func buildSnapshot(formatPtr, formatSize, ptr, size uint32) uint64 {
-	return guard(func() ([]byte, *wire.Error) {
+	return guard(func(out []byte) ([]byte, *wire.Error) {
 		format, werr := input(formatPtr, formatSize)
 		if werr != nil {
 			return nil, werr
@@ -204,7 +212,7 @@ func buildSnapshot(formatPtr, formatSize, ptr, size uint32) uint64 {
 		if err != nil {
 			return nil, wire.Validation("invalid_catalog", err.Error())
 		}
-		return snap, nil
+		return append(out, snap...), nil
 	})
 }
 
@@ -230,8 +238,9 @@ func input(ptr, size uint32) ([]byte, *wire.Error) {
 }
 
 // guard runs one call and packs its result; a panic becomes an internal
-// error result instead of a trap.
-func guard(call func() ([]byte, *wire.Error)) (result uint64) {
+// error result instead of a trap. The call appends its payload to out, a
+// result buffer whose first byte is reserved for the status.
+func guard(call func(out []byte) ([]byte, *wire.Error)) (result uint64) {
 	// Between exported calls no goroutine runs, the collector's background
 	// workers included; yielding once per call lets them finish their work
 	// (sweeping, mostly) so that memory is reused instead of grown.
@@ -239,20 +248,41 @@ func guard(call func() ([]byte, *wire.Error)) (result uint64) {
 	defer func() {
 		if r := recover(); r != nil {
 			werr := wire.Internal("panic", fmt.Sprintf("%v\n%s", r, debug.Stack()))
-			result = pack(statusError, werr.AppendJSON(nil))
+			result = pack(statusError, werr.AppendJSON(resultBuffer()))
 		}
 	}()
-	payload, werr := call()
+	buf := resultBuffer()
+	out, werr := call(buf)
 	if werr != nil {
-		return pack(statusError, werr.AppendJSON(nil))
+		return pack(statusError, werr.AppendJSON(buf[:1]))
 	}
-	return pack(statusOK, payload)
+	return pack(statusOK, out)
 }
 
-func pack(status byte, payload []byte) uint64 {
-	out := make([]byte, 1+len(payload))
+// spare holds result buffers the host has freed, for the next results: a
+// search then allocates nothing for its answer. Few and small ones only, so
+// that one large answer does not keep its memory.
+var spare [][]byte
+
+const (
+	spareBuffers   = 4
+	spareMaxBytes  = 1 << 20
+	resultCapacity = 4096
+)
+
+// resultBuffer returns an empty result: one byte, for the status.
+func resultBuffer() []byte {
+	if n := len(spare); n > 0 {
+		b := spare[n-1]
+		spare = spare[:n-1]
+		return b[:1]
+	}
+	return make([]byte, 1, resultCapacity)
+}
+
+// pack sets the status byte of a result from resultBuffer and pins it.
+func pack(status byte, out []byte) uint64 {
 	out[0] = status
-	copy(out[1:], payload)
 	return uint64(pin(out))<<32 | uint64(len(out))
 }
 
