@@ -45,14 +45,14 @@ func (e *Engine) answer(request wire.SearchRequest, dst []byte) (*wire.SearchRes
 }
 
 // resolveIdentity finds the tool a query names exactly: as typed, else in
-// NFKC form (so full-width "ｃｈａｔ.ｓｅｎｄ" names chat.send). Trying the
-// text as typed first keeps reachable an imported name that is not itself
-// NFKC; DWS identities are ASCII, where both forms agree.
-func (e *Engine) resolveIdentity(queryText string) (int, bool) {
+// NFKC form (folded), so that full-width "ｃｈａｔ.ｓｅｎｄ" names chat.send.
+// Trying the text as typed first keeps reachable an imported name that is
+// not itself NFKC; DWS identities are ASCII, where both forms agree.
+func (e *Engine) resolveIdentity(queryText, folded string) (int, bool) {
 	if doc, ok := e.identity.ResolveQuery(queryText); ok {
 		return doc, true
 	}
-	if folded := text.NFKC(queryText); folded != queryText { // most queries are NFKC already
+	if folded != queryText { // most queries are NFKC already
 		return e.identity.ResolveQuery(folded)
 	}
 	return 0, false
@@ -63,10 +63,14 @@ func (e *Engine) resolveIdentity(queryText string) (int, bool) {
 // finalize under the byte budget.
 func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wire.Error) {
 	response := e.newResponse(q.text, e.profile.Algorithm)
+	// The query in NFKC form, computed once: the exact guard and the
+	// tokenizer both need it (the tokenizer normalises again, which for an
+	// NFKC text is only a check).
+	folded := text.NFKC(q.text)
 
 	// 1. Exact guard: a query that is a tool's identity returns that tool
 	// alone, or nothing with the reason it was filtered; never its siblings.
-	if doc, ok := e.resolveIdentity(q.text); ok {
+	if doc, ok := e.resolveIdentity(q.text, folded); ok {
 		if reason := e.ineligibleReason(doc, q); reason != "" {
 			response.Strategy = wire.StrategyExactFiltered
 			response.Abstained = true
@@ -91,7 +95,7 @@ func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wir
 	work := e.getScratch()
 	defer e.scratch.Put(work)
 	scratch := &work.index
-	hits, scored := e.retrieve(q.text, eligible, q.candidateLimit, work)
+	hits, scored := e.retrieve(q.text, folded, eligible, q.candidateLimit, work)
 
 	// 4. Named-product lift: a query that names a product by its display name
 	// keeps that product's best tool in the results.
@@ -116,9 +120,10 @@ func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wir
 
 // retrieve is the lexical chain: score the eligible documents, keep the best
 // k, demote those the query warns against. It also returns every scored
-// document (in no order) for the named-product lift.
-func (e *Engine) retrieve(queryText string, eligible []bool, k int, work *scratch) ([]candidate, []index.Hit) {
-	work.tokens = e.tokenizer.AppendTokens(work.tokens[:0], queryText)
+// document (in no order) for the named-product lift. folded is
+// text.NFKC(queryText): the tokenizer's output is the same for both.
+func (e *Engine) retrieve(queryText, folded string, eligible []bool, k int, work *scratch) ([]candidate, []index.Hit) {
+	work.tokens = e.tokenizer.AppendTokens(work.tokens[:0], folded)
 	scored := e.index.Score(&e.profile.Weights, work.tokens, eligible, &work.index)
 	return e.demote(queryText, index.Top(scored, k, e.profile.ScoreQuantum), &work.index), scored
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/toolsift/toolsift/core/index"
+	"github.com/toolsift/toolsift/core/text"
 	"github.com/toolsift/toolsift/core/wire"
 )
 
@@ -72,7 +73,7 @@ func BenchmarkSearchStages(b *testing.B) {
 	b.Run("retrieve", func(b *testing.B) {
 		s := new(scratch)
 		for b.Loop() {
-			e.retrieve(q, e.executable, 20, s)
+			e.retrieve(q, text.NFKC(q), e.executable, 20, s)
 		}
 	})
 	b.Run("references", func(b *testing.B) {
