@@ -104,6 +104,8 @@ func classify(r rune) (class int, upper, lowerOrDigit bool) {
 		if upper || lowerOrDigit {
 			class = runeWord
 		}
+	case r >= 0x4E00 && r <= 0x9FFF: // CJK Unified Ideographs: all Han, no table search
+		class = runeHan
 	case r >= hanMin && unicode.Is(unicode.Han, r):
 		class = runeHan
 	default:
