@@ -3,6 +3,7 @@ package index_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"testing"
 
@@ -185,25 +186,36 @@ func TestScoresEqualNaiveFormulasExactly(t *testing.T) {
 
 func TestTopEqualsFullSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	for trial := 0; trial < 200; trial++ {
+	for trial := 0; trial < 300; trial++ {
 		hits := make([]index.Hit, rng.IntN(80))
+		if trial%3 == 0 {
+			hits = make([]index.Hit, rng.IntN(3000)) // selection, not just sorting
+		}
 		for i := range hits {
 			// Few distinct scores, and scores an ulp apart: ties must break
 			// on the document, after quantization.
 			base := float64(rng.IntN(5))
 			hits[i] = index.Hit{Doc: uint32(rng.IntN(1000)), Score: base + float64(rng.IntN(3))*1e-12}
+			switch trial % 6 {
+			case 1: // many distinct scores
+				hits[i].Score = rng.Float64() * 30
+			case 2: // ascending: a bad case for a naive pivot
+				hits[i].Score = float64(i)
+			case 4: // all equal
+				hits[i].Score = 1
+			}
 		}
 		sorted := make([]index.Ranked, len(hits))
 		for i, h := range hits {
 			sorted[i] = index.Rank(h, 1e9)
 		}
 		sort.SliceStable(sorted, func(i, j int) bool { return index.Less(&sorted[i], &sorted[j]) })
-		for _, k := range []int{-1, 0, 1, 5, 20, 100} {
+		for _, k := range []int{-1, 0, 1, 5, 20, 100, len(hits) - 1} {
 			want := sorted
 			if k >= 0 && k < len(want) {
 				want = want[:k]
 			}
-			got := index.Top(hits, k, 1e9)
+			got := index.Top(slices.Clone(hits), k, 1e9)
 			require.Equal(t, len(want), len(got))
 			for i := range want {
 				require.Equal(t, want[i].Key, got[i].Key)
