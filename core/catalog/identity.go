@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // programName is the leading token a user may type before a CLI path
@@ -77,6 +79,11 @@ type IdentityIndex struct {
 	byToolPath  map[string]int
 	byCLIPath   map[string]int
 	byName      map[string]int // bare tool names, only after IndexBareNames
+	// nonASCII: some key holds a non-ASCII byte. When none does, a query
+	// with a non-ASCII rune other than a space cannot match any of them
+	// (the normalisations only drop separators and spaces), which answers
+	// most natural-language queries without normalising them.
+	nonASCII bool
 }
 
 // NewIdentityIndex indexes tools (canonical paths, tool paths, CLI paths,
@@ -131,7 +138,37 @@ func NewIdentityIndex(tools []*Tool) (*IdentityIndex, error) {
 			idx.byCLIPath[path] = pos
 		}
 	}
+	for _, keys := range []map[string]int{idx.byCanonical, idx.byToolPath, idx.byCLIPath} {
+		for key := range keys {
+			idx.nonASCII = idx.nonASCII || !isASCII(key)
+		}
+	}
 	return idx, nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// hasNonASCIIText reports whether s holds a non-ASCII rune that is not a
+// space (invalid bytes count: they never vanish in normalisation).
+func hasNonASCIIText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < utf8.RuneSelf {
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsSpace(r) {
+			return true
+		}
+		i += size - 1
+	}
+	return false
 }
 
 // IndexBareNames makes Resolve accept a tool's bare name (Identity.Name,
@@ -159,6 +196,7 @@ func (x *IdentityIndex) IndexBareNames(tools []*Tool) {
 			continue
 		}
 		x.byName[name] = pos
+		x.nonASCII = x.nonASCII || !isASCII(name)
 	}
 }
 
@@ -188,6 +226,9 @@ func (x *IdentityIndex) resolvePath(path string) (int, bool) {
 // ResolveQuery is Resolve plus the lenient CLI-path form for user queries
 // (dots and slashes as separators).
 func (x *IdentityIndex) ResolveQuery(path string) (int, bool) {
+	if !x.nonASCII && hasNonASCIIText(path) {
+		return 0, false
+	}
 	if pos, ok := x.Resolve(path); ok {
 		return pos, true
 	}

@@ -142,3 +142,30 @@ func FuzzNormalizeCLIPathFastPath(f *testing.F) {
 		}
 	})
 }
+
+// TestResolveQueryWithNonASCIIText: natural-language queries skip the
+// normalisations when every key is ASCII, but Unicode spaces still separate,
+// and non-ASCII keys (a bare name here) still resolve.
+func TestResolveQueryWithNonASCIIText(t *testing.T) {
+	tools := []*catalog.Tool{tool("chat.send", "chat message send")}
+	idx, err := catalog.NewIdentityIndex(tools)
+	require.NoError(t, err)
+	for _, q := range []string{"\u3000chat.send\u00a0", "dws\u3000chat message send", "chat\u2003message\u2003send"} {
+		got, ok := idx.ResolveQuery(q)
+		require.True(t, ok, "%q", q)
+		require.Equal(t, 0, got)
+	}
+	for _, q := range []string{"给群里发文件", "chat.send群", "chat.sénd", "chat.send\xff"} {
+		_, ok := idx.ResolveQuery(q)
+		require.False(t, ok, "%q", q)
+	}
+
+	named := tool("im.send", "im send")
+	named.Identity.Name = "发消息"
+	idx, err = catalog.NewIdentityIndex([]*catalog.Tool{named})
+	require.NoError(t, err)
+	idx.IndexBareNames([]*catalog.Tool{named})
+	got, ok := idx.ResolveQuery(" 发消息 ")
+	require.True(t, ok)
+	require.Equal(t, 0, got)
+}

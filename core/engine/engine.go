@@ -42,6 +42,7 @@ type built struct {
 
 	productByID  map[string]int // lookup only, never iterated
 	productCores []string       // per product: display-name key, "" if none
+	coreRunes    []int          // per product: runes in its core
 
 	scratch sync.Pool // *scratch
 }
@@ -127,7 +128,9 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
 			return nil, fmt.Errorf("duplicate product %q", product.ID)
 		}
 		e.productByID[product.ID] = i
-		e.productCores = append(e.productCores, productNameCore(product, p.ProductNameSuffixes))
+		core := productNameCore(product, p.ProductNameSuffixes)
+		e.productCores = append(e.productCores, core)
+		e.coreRunes = append(e.coreRunes, utf8.RuneCountInString(core))
 		for t := range product.Tools {
 			tool := &product.Tools[t]
 			if tool.Identity.ProductID != product.ID {
@@ -296,7 +299,7 @@ func productNameCore(product *catalog.Product, suffixes []string) string {
 		return ""
 	}
 	for _, suffix := range suffixes {
-		if runeLen(key) <= runeLen(suffix) {
+		if utf8.RuneCountInString(key) <= utf8.RuneCountInString(suffix) {
 			continue
 		}
 		if trimmed := strings.TrimSuffix(key, suffix); trimmed != key && productNameKey(trimmed) != "" {
@@ -305,8 +308,6 @@ func productNameCore(product *catalog.Product, suffixes []string) string {
 	}
 	return key
 }
-
-func runeLen(s string) int { return len([]rune(s)) }
 
 // Version is the catalog generation this engine answers for.
 func (e *Engine) Version() catalog.VersionRef { return e.version }

@@ -186,7 +186,7 @@ func (e *Engine) namedProduct(queryText string) int {
 		if core == "" || !strings.Contains(key, core) {
 			continue
 		}
-		switch n := runeLen(core); {
+		switch n := e.coreRunes[i]; {
 		case n > bestLen:
 			best, bestLen, tied = i, n, false
 		case n == bestLen:
@@ -341,11 +341,21 @@ func firstSentence(text string) string {
 	return text
 }
 
+// truncateRunes keeps the first limit runes of s, as string([]rune(s)[:limit])
+// does (which writes each invalid byte as U+FFFD), without converting the
+// whole string: it stops counting at the cut.
 func truncateRunes(s string, limit int) string {
-	if utf8.RuneCountInString(s) <= limit {
-		return s
+	n := 0
+	for i := range s {
+		if n == limit {
+			if cut := s[:i]; utf8.ValidString(cut) {
+				return cut
+			}
+			return string([]rune(s)[:limit])
+		}
+		n++
 	}
-	return string([]rune(s)[:limit])
+	return s
 }
 
 // eligibility marks the documents that pass the hard filters.

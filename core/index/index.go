@@ -35,8 +35,10 @@ type Index struct {
 	// vocab finds a query term in every field with one probe.
 	vocab vocabulary
 	// lazy guards the BM25 impacts, which are derived term by term on first
-	// use (see derive).
-	lazy *sync.Mutex
+	// use (see derive); ready[i] becomes 1, atomically, once the impacts of
+	// vocabulary term i are written in every field.
+	lazy  *sync.Mutex
+	ready []uint32
 }
 
 // Field is one field's postings. Terms are sorted; the postings of Terms[i]
@@ -49,11 +51,9 @@ type Field struct {
 	DocLen       []uint32 // tokens per document, empty fields count 0
 
 	// BM25: per posting, idf(term)·tf(k1+1)/(tf+k1(1−b+b·dl/avgdl)),
-	// filled in for a term the first time a query needs it (bm25Ready[t]
-	// becomes 1, atomically, after its impacts are written); bm25Norm is
-	// k1(1−b+b·dl/avgdl) per document.
+	// filled in for a term the first time a query needs it (see
+	// Index.ready); bm25Norm is k1(1−b+b·dl/avgdl) per document.
 	bm25Impact []float64
-	bm25Ready  []uint32
 	bm25Norm   []float64
 	bm25K1     float64
 	// TF-IDF: idf per term, tf·idf per posting, vector norm per document.
@@ -279,21 +279,27 @@ func (ix *Index) Prepare(algorithm string, k1, b float64) {
 		field.bm25Norm = norm
 		field.bm25K1 = k1
 		field.bm25Impact = make([]float64, len(field.PostingDoc))
-		field.bm25Ready = make([]uint32, len(field.Terms))
 	}
+	ix.ready = make([]uint32, len(ix.vocab.terms))
 }
 
-// derive computes the BM25 impacts of term t's postings unless another
-// call did. Score calls it when bm25Ready[t] is 0; any number of goroutines
-// may call it at once: the first derives under the lock, and a term is
-// published as ready only after its impacts are written.
-func (ix *Index) derive(field *Field, t int32) {
+// derive computes the BM25 impacts of vocabulary term id in every field
+// unless another call did. Score calls it when ready[id] is 0; any number
+// of goroutines may call it at once: the first derives under the lock, and
+// a term is published as ready only after its impacts are written.
+func (ix *Index) derive(id uint32) {
 	ix.lazy.Lock()
 	defer ix.lazy.Unlock()
-	if atomic.LoadUint32(&field.bm25Ready[t]) == 0 {
-		field.deriveImpacts(float64(ix.Docs), field.PostingStart[t], field.PostingStart[t+1])
-		atomic.StoreUint32(&field.bm25Ready[t], 1)
+	if atomic.LoadUint32(&ix.ready[id]) != 0 {
+		return
 	}
+	for f, t := range ix.vocab.refs[id] {
+		if t >= 0 {
+			field := &ix.Fields[f]
+			field.deriveImpacts(float64(ix.Docs), field.PostingStart[t], field.PostingStart[t+1])
+		}
+	}
+	atomic.StoreUint32(&ix.ready[id], 1)
 }
 
 // deriveImpacts writes idf·tf(k1+1)/(tf+norm(doc)) for the postings lo..hi

@@ -9,11 +9,14 @@ import (
 	"github.com/toolsift/toolsift/core/profile"
 )
 
-// queryTerm is a distinct query term the index knows: its positions in the
-// fields' Terms, and how often the query repeats it.
+// queryTerm is a distinct query term the index knows: its vocabulary index
+// and positions in the fields' Terms, how often the query repeats it, and
+// the BM25 query-frequency factor ln(1+count).
 type queryTerm struct {
+	id    uint32
 	refs  *termRefs
 	count int
+	qtf   float64
 }
 
 // Hit is one scored document and its total score.
@@ -108,6 +111,14 @@ func (ix *Index) Score(weights *[profile.NumFields]float64, tokens []string, eli
 		}
 	}
 	s.dense = ix.algorithm == profile.BM25 && postings >= ix.Docs
+	if ix.algorithm == profile.BM25 {
+		for i := range terms {
+			if atomic.LoadUint32(&ix.ready[terms[i].id]) == 0 {
+				ix.derive(terms[i].id) // the term's first query
+			}
+			terms[i].qtf = math.Log1p(float64(terms[i].count))
+		}
+	}
 	for f := profile.Field(0); f < profile.NumFields; f++ {
 		if weights[f] <= 0 {
 			continue
@@ -122,11 +133,8 @@ func (ix *Index) Score(weights *[profile.NumFields]float64, tokens []string, eli
 			if t < 0 {
 				continue
 			}
-			if atomic.LoadUint32(&field.bm25Ready[t]) == 0 {
-				ix.derive(field, t) // the term's first query
-			}
 			lo, hi := field.PostingStart[t], field.PostingStart[t+1]
-			docs, impacts, qtf := field.PostingDoc[lo:hi], field.bm25Impact[lo:hi], math.Log1p(float64(qt.count))
+			docs, impacts, qtf := field.PostingDoc[lo:hi], field.bm25Impact[lo:hi], qt.qtf
 			if s.dense {
 				s.add(f, docs, impacts, qtf)
 			} else {
@@ -183,7 +191,7 @@ func (ix *Index) queryTerms(tokens []string, s *Scratch) []queryTerm {
 			terms[len(terms)-1].count++
 			continue
 		}
-		terms = append(terms, queryTerm{refs: &ix.vocab.refs[id], count: 1})
+		terms = append(terms, queryTerm{id: id, refs: &ix.vocab.refs[id], count: 1})
 	}
 	s.ids, s.terms = ids, terms
 	return terms
