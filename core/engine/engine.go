@@ -43,6 +43,9 @@ type built struct {
 	productByID  map[string]int // lookup only, never iterated
 	productCores []string       // per product: display-name key, "" if none
 	coreRunes    []int          // per product: runes in its core
+	// coresByFirstByte lists the products whose non-empty core starts
+	// with each byte.
+	coresByFirstByte [256][]int32
 
 	scratch sync.Pool // *scratch
 }
@@ -131,6 +134,9 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
 		core := productNameCore(product, p.ProductNameSuffixes)
 		e.productCores = append(e.productCores, core)
 		e.coreRunes = append(e.coreRunes, utf8.RuneCountInString(core))
+		if core != "" {
+			e.coresByFirstByte[core[0]] = append(e.coresByFirstByte[core[0]], int32(i))
+		}
 		for t := range product.Tools {
 			tool := &product.Tools[t]
 			if tool.Identity.ProductID != product.ID {
@@ -273,17 +279,47 @@ func productNameKey(value string) string {
 	if value = strings.TrimSpace(value); value == "" {
 		return ""
 	}
+	value = text.NFKC(value)
+	if isKey(value) {
+		return value // the common case: nothing to remove or lower
+	}
 	var b strings.Builder
-	for _, r := range text.NFKC(value) {
+	b.Grow(len(value))
+	for _, r := range value {
 		switch {
 		case unicode.IsSpace(r) || r == '\u3000':
 		case r >= 'A' && r <= 'Z':
 			b.WriteRune(r + ('a' - 'A'))
 		default:
-			b.WriteRune(r)
+			b.WriteRune(r) // an invalid byte becomes U+FFFD
 		}
 	}
 	return b.String()
+}
+
+// isKey reports whether productNameKey's loop would return s unchanged: valid
+// UTF-8 without spaces or ASCII upper case. CJK text (U+3001..U+9FFF) is
+// checked three bytes at a time without decoding.
+func isKey(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c < utf8.RuneSelf:
+			if 'A' <= c && c <= 'Z' || c == ' ' || '\t' <= c && c <= '\r' {
+				return false
+			}
+			i++
+		case caselessCJK(s, i) && (c != 0xE3 || s[i+1] != 0x80 || s[i+2] != 0x80): // not U+3000
+			i += 3
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 || unicode.IsSpace(r) {
+				return false
+			}
+			i += size
+		}
+	}
+	return true
 }
 
 // productNameCore is the key of a product's display name (Name, else

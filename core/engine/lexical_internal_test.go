@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"strings"
 	"sync"
 	"testing"
 
@@ -70,4 +71,36 @@ func TestLexicalChainMatchesReferenceScores(t *testing.T) {
 	}
 	require.Greater(t, checked, 2500)
 	t.Logf("%d queries: every top-20 score identical to the reference", checked)
+}
+
+// TestCoresInIsContains: the one-pass product-core search finds exactly the
+// cores strings.Contains finds, for every golden query (and each product's
+// own name, which contains at least its own core).
+func TestCoresInIsContains(t *testing.T) {
+	e, err := internalEngine()
+	require.NoError(t, err)
+	keys := []string{}
+	for _, p := range e.products {
+		keys = append(keys, productNameKey(p.Name+p.Description))
+	}
+	for _, name := range []string{"intent_use_when.jsonl.gz", "misc.jsonl.gz"} {
+		lines, err := testdata.GoldenLines(name)
+		require.NoError(t, err)
+		for _, line := range lines {
+			var request struct{ Query string }
+			require.NoError(t, json.Unmarshal(line.Request, &request))
+			keys = append(keys, productNameKey(request.Query))
+		}
+	}
+	named := 0
+	for _, key := range keys {
+		got := e.coresIn(key)
+		for i, core := range e.productCores {
+			require.Equal(t, core != "" && strings.Contains(key, core), got[i], "%q %q", key, core)
+			if got[i] {
+				named++
+			}
+		}
+	}
+	require.Greater(t, named, len(e.products), "the keys name products")
 }

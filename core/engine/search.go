@@ -182,8 +182,8 @@ func (e *Engine) namedProduct(queryText string) int {
 		return -1
 	}
 	best, bestLen, tied := -1, 0, false
-	for i, core := range e.productCores {
-		if core == "" || !strings.Contains(key, core) {
+	for i, contained := range e.coresIn(key) {
+		if !contained {
 			continue
 		}
 		switch n := e.coreRunes[i]; {
@@ -197,6 +197,21 @@ func (e *Engine) namedProduct(queryText string) int {
 		return -1
 	}
 	return best
+}
+
+// coresIn reports, per product, whether key contains the product's core
+// (strings.Contains for every core, in one pass over key): a core can only
+// start where key holds its first byte, and cores are indexed by that byte.
+func (e *Engine) coresIn(key string) []bool {
+	contained := make([]bool, len(e.productCores))
+	for i := 0; i < len(key); i++ {
+		for _, p := range e.coresByFirstByte[key[i]] {
+			if !contained[p] && strings.HasPrefix(key[i:], e.productCores[p]) {
+				contained[p] = true
+			}
+		}
+	}
+	return contained
 }
 
 // liftNamedProduct adds the named product's best eligible tool when it is

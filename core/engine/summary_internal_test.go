@@ -1,10 +1,14 @@
 package engine
 
 import (
+	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolsift/toolsift/core/text"
 )
 
 func TestFirstSentence(t *testing.T) {
@@ -35,4 +39,47 @@ func TestTruncateRunes(t *testing.T) {
 			require.Equal(t, old(s, limit), truncateRunes(s, limit), "%q %d", s, limit)
 		}
 	}
+}
+
+// slowProductNameKey is productNameKey without its fast path.
+func slowProductNameKey(value string) string {
+	if value = strings.TrimSpace(value); value == "" {
+		return ""
+	}
+	var b strings.Builder
+	for _, r := range text.NFKC(value) {
+		switch {
+		case unicode.IsSpace(r) || r == '\u3000':
+		case r >= 'A' && r <= 'Z':
+			b.WriteRune(r + ('a' - 'A'))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+var productNameKeySeeds = []string{
+	"钉钉表格", "需要回答「我属于哪个考勤组/打卡范围」等问题时", "AI 表格", "ai表格", "钉钉\u3000文档", "钉钉\u00a0文档",
+	"doc\u2003x", "a\u0085b", "\xff群", "群\xe4\xb8", "ｃｈａｔ", "Ｃｈａｔ表格", "\u3001\u3002", "tab\there", "",
+	"\ufffd", "ﬁle", "ⅣⅤ",
+}
+
+// TestProductNameKeyFastPath: the same keys as the rune-by-rune fold, for
+// texts that take the fast path and texts that do not.
+func TestProductNameKeyFastPath(t *testing.T) {
+	for _, s := range productNameKeySeeds {
+		require.Equal(t, slowProductNameKey(s), productNameKey(s), "%q", s)
+	}
+}
+
+func FuzzProductNameKey(f *testing.F) {
+	for _, s := range productNameKeySeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if want, got := slowProductNameKey(s), productNameKey(s); want != got {
+			t.Fatalf("productNameKey(%q) = %q, want %q", s, got, want)
+		}
+	})
 }
