@@ -357,20 +357,23 @@ func firstSentence(text string) string {
 }
 
 // truncateRunes keeps the first limit runes of s, as string([]rune(s)[:limit])
-// does (which writes each invalid byte as U+FFFD), without converting the
-// whole string: it stops counting at the cut.
+// does (which writes each invalid byte as U+FFFD). Most texts are within
+// the limit, which the byte length or one count shows without decoding.
 func truncateRunes(s string, limit int) string {
+	if len(s) <= limit || utf8.RuneCountInString(s) <= limit {
+		return s
+	}
 	n := 0
 	for i := range s {
 		if n == limit {
 			if cut := s[:i]; utf8.ValidString(cut) {
 				return cut
 			}
-			return string([]rune(s)[:limit])
+			break
 		}
 		n++
 	}
-	return s
+	return string([]rune(s)[:limit])
 }
 
 // eligibility marks the documents that pass the hard filters.

@@ -35,9 +35,9 @@ type Hit struct {
 // arithmetic it guards. Every posting's document is accumulated and marked
 // unconditionally; eligibility is checked once per touched document, after.
 type Scratch struct {
-	// acc holds each document's per-field score, doc-major:
-	// acc[doc*NumFields+field], so one document's fields share a cache line.
-	acc     []float64
+	// acc holds each document's per-field score, acc[doc][field], so one
+	// document's fields share a cache line.
+	acc     [][profile.NumFields]float64
 	weights [profile.NumFields]float64
 	// mark[doc] is 1 once the query touched doc. touched lists those
 	// documents, first touches first, in touched[:touchedCount]; it has one
@@ -62,7 +62,7 @@ var _ = [1]struct{}{}[profile.NumFields-5]
 // reset clears what the last query wrote and sizes s for docs documents.
 func (s *Scratch) reset(docs int) {
 	if len(s.mark) != docs {
-		s.acc = make([]float64, docs*int(profile.NumFields))
+		s.acc = make([][profile.NumFields]float64, docs)
 		s.mark = make([]uint8, docs)
 		s.touched = make([]uint32, docs+1)
 		s.touchedCount, s.dense = 0, false
@@ -74,8 +74,7 @@ func (s *Scratch) reset(docs int) {
 	// Zero only what the last query wrote.
 	acc, mark := s.acc, s.mark
 	for _, doc := range s.touched[:s.touchedCount] {
-		row := (*[profile.NumFields]float64)(acc[int(doc)*int(profile.NumFields):])
-		row[0], row[1], row[2], row[3], row[4] = 0, 0, 0, 0, 0
+		acc[doc] = [profile.NumFields]float64{}
 		mark[doc] = 0
 	}
 	s.touchedCount = 0
@@ -145,14 +144,15 @@ func (ix *Index) Score(weights *[profile.NumFields]float64, tokens []string, eli
 	w := &s.weights
 	acc, hits := s.acc, s.hits
 	if s.dense {
-		for doc := range ix.Docs {
-			if score := total(acc, doc, w); score > 0 && eligible[doc] {
+		acc = acc[:len(eligible)]
+		for doc, ok := range eligible {
+			if score := total(&acc[doc], w); score > 0 && ok {
 				hits = append(hits, Hit{Doc: uint32(doc), Score: score})
 			}
 		}
 	} else {
 		for _, doc := range s.touched[:s.touchedCount] {
-			if score := total(acc, int(doc), w); score > 0 && eligible[doc] {
+			if score := total(&acc[doc], w); score > 0 && eligible[doc] {
 				hits = append(hits, Hit{Doc: doc, Score: score})
 			}
 		}
@@ -167,8 +167,7 @@ func (ix *Index) Score(weights *[profile.NumFields]float64, tokens []string, eli
 // no positive weight are never accumulated) and adding ±0 to a non-negative
 // sum changes no bit. That keeps the sum free of branches, and unrolled: a
 // loop over five fields would cost a dispatch per field in WebAssembly.
-func total(acc []float64, doc int, w *[profile.NumFields]float64) float64 {
-	row := (*[profile.NumFields]float64)(acc[doc*int(profile.NumFields):])
+func total(row *[profile.NumFields]float64, w *[profile.NumFields]float64) float64 {
 	return float64(row[0]*w[0]) + float64(row[1]*w[1]) + float64(row[2]*w[2]) + float64(row[3]*w[3]) + float64(row[4]*w[4])
 }
 
@@ -217,7 +216,7 @@ func (s *Scratch) touch(doc uint32) {
 // accesses stay in range because
 //   - every posting names a document below ix.Docs: Builder only records
 //     such documents, and Validate refuses a decoded index with any other;
-//   - reset sized mark to ix.Docs, acc to ix.Docs·NumFields and touched to
+//   - reset sized mark and acc to ix.Docs and touched to
 //     ix.Docs+1 (asserted below, with bounds checks, once per list);
 //   - n counts distinct documents (the mark), so it never passes ix.Docs,
 //     and touched[n] is at most the spare slot.
@@ -226,10 +225,10 @@ func (s *Scratch) accumulate(f profile.Field, docs []uint32, impacts []float64, 
 		return
 	}
 	impacts = impacts[:len(docs)]
-	_ = s.acc[(len(s.mark)-1)*int(profile.NumFields)+int(f)]
+	_ = s.acc[len(s.mark)-1]
 	_ = s.touched[len(s.mark)]
 	n := uintptr(s.touchedCount)
-	acc := unsafe.Pointer(unsafe.SliceData(s.acc[f:]))
+	acc := unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.acc)), uintptr(f)*8)
 	mark := unsafe.Pointer(unsafe.SliceData(s.mark))
 	touched := unsafe.Pointer(unsafe.SliceData(s.touched))
 	for i, doc := range docs {
@@ -254,8 +253,8 @@ func (s *Scratch) add(f profile.Field, docs []uint32, impacts []float64, qtf flo
 		return
 	}
 	impacts = impacts[:len(docs)]
-	_ = s.acc[(len(s.mark)-1)*int(profile.NumFields)+int(f)]
-	acc := unsafe.Pointer(unsafe.SliceData(s.acc[f:]))
+	_ = s.acc[len(s.mark)-1]
+	acc := unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.acc)), uintptr(f)*8)
 	for i, doc := range docs {
 		sum := (*float64)(unsafe.Add(acc, uintptr(doc)*uintptr(profile.NumFields)*8))
 		*sum += float64(impacts[i] * qtf)
@@ -266,10 +265,10 @@ func (s *Scratch) add(f profile.Field, docs []uint32, impacts []float64, qtf flo
 // the last Score call (zero for fields that did not match).
 func (s *Scratch) FieldScores(doc uint32) [profile.NumFields]float64 {
 	var out [profile.NumFields]float64
-	if int(doc+1)*int(profile.NumFields) > len(s.acc) {
+	if int(doc) >= len(s.acc) {
 		return out
 	}
-	for f, value := range s.acc[int(doc)*int(profile.NumFields):][:profile.NumFields] {
+	for f, value := range s.acc[doc] {
 		if s.weights[f] <= 0 {
 			continue
 		}
@@ -298,7 +297,7 @@ func (ix *Index) accumulateTFIDF(field *Field, f profile.Field, terms []queryTer
 				continue
 			}
 			s.touch(doc)
-			s.acc[int(doc)*int(profile.NumFields)+int(f)] += float64(field.tfidfWeight[p] * queryWeight)
+			s.acc[doc][f] += float64(field.tfidfWeight[p] * queryWeight)
 		}
 	}
 	if queryNormSquared == 0 {
@@ -306,9 +305,8 @@ func (ix *Index) accumulateTFIDF(field *Field, f profile.Field, terms []queryTer
 	}
 	queryNorm := math.Sqrt(queryNormSquared)
 	for _, doc := range s.touched[:s.touchedCount] {
-		i := int(doc)*int(profile.NumFields) + int(f)
-		if s.acc[i] != 0 {
-			s.acc[i] = s.acc[i] / (field.tfidfNorm[doc] * queryNorm)
+		if sum := &s.acc[doc][f]; *sum != 0 {
+			*sum = *sum / (field.tfidfNorm[doc] * queryNorm)
 		}
 	}
 }

@@ -19,7 +19,7 @@ func TestAccumulateMatchesPlainLoop(t *testing.T) {
 	for round := 0; round < 200; round++ {
 		docs := 1 + rng.IntN(64)
 		s.reset(docs)
-		want := make([]float64, docs*int(profile.NumFields))
+		want := make([][profile.NumFields]float64, docs)
 		wantTouched := map[uint32]bool{}
 		var order []uint32
 		lists := 1 + rng.IntN(6)
@@ -34,7 +34,7 @@ func TestAccumulateMatchesPlainLoop(t *testing.T) {
 			qtf := 0.5 + rng.Float64()
 			s.accumulate(f, list, impacts, qtf)
 			for i, doc := range list {
-				want[int(doc)*int(profile.NumFields)+int(f)] += float64(impacts[i] * qtf)
+				want[doc][f] += float64(impacts[i] * qtf)
 				if !wantTouched[doc] {
 					wantTouched[doc] = true
 					order = append(order, doc)
