@@ -348,48 +348,69 @@ func Rank(hit Hit, quantum float64) Ranked {
 	return Ranked{Hit: hit, Key: Quantize(hit.Score, quantum)}
 }
 
-// Top returns the best k hits in ranking order (k < 0: all of them), without
-// sorting the rest: a bounded insertion into a sorted buffer, so a query that
-// touches most of the catalog still costs little when k is small.
+// Top returns the best k hits in ranking order (k < 0: all of them).
+// Rather than keeping the hits themselves in order, it first finds the k-th
+// best raw score t with a min-heap of k floats, then ranks only the hits
+// that can still make the top k once quantized: those scoring at least
+// t − 2/quantum (quantizing is monotone and moves a score by at most half a
+// quantum plus rounding, so no hit below that can reach the k-th best key).
+// A query touching most of the catalog costs two passes over its hits, a
+// few heap steps and a sort of about k hits.
 func Top(hits []Hit, k int, quantum float64) []Ranked {
 	if k < 0 || k > len(hits) {
 		k = len(hits)
 	}
-	best := make([]Ranked, 0, k)
 	if k == 0 {
-		return best
+		return []Ranked{}
 	}
-	// Quantizing moves a score by at most half a quantum (plus rounding), so
-	// once the buffer is full a score clearly below the worst kept key can be
-	// rejected without quantizing it: one comparison for most hits (the
-	// common case, and the whole loop's cost in WebAssembly, where every
-	// taken branch is dear).
-	margin := 2 / quantum
 	cutoff := math.Inf(-1)
+	if k < len(hits) {
+		t := kthBest(hits, k)
+		cutoff = t - 2/quantum - 1e-12*math.Abs(t)
+	}
+	ranked := make([]Ranked, 0, k)
 	for _, hit := range hits {
-		if hit.Score < cutoff {
-			continue
-		}
-		r := Rank(hit, quantum)
-		n := len(best)
-		if n == k {
-			if !Less(&r, &best[n-1]) {
-				continue
-			}
-			best = best[:n-1]
-			n--
-		}
-		i := n
-		for i > 0 && Less(&r, &best[i-1]) { // k is small: a linear walk from the end
-			i--
-		}
-		best = append(best, Ranked{})
-		copy(best[i+1:], best[i:n])
-		best[i] = r
-		if len(best) == k {
-			worst := best[k-1].Key
-			cutoff = worst - margin - 1e-12*math.Abs(worst)
+		if hit.Score >= cutoff {
+			ranked = append(ranked, Rank(hit, quantum))
 		}
 	}
-	return best
+	slices.SortFunc(ranked, func(a, b Ranked) int { return Compare(&a, &b) })
+	return ranked[:k]
+}
+
+// kthBest returns the k-th highest score of hits (0 < k < len(hits)): a
+// min-heap of the k best scores seen, whose root is the one to beat.
+func kthBest(hits []Hit, k int) float64 {
+	heap := make([]float64, k)
+	for i := range heap {
+		heap[i] = hits[i].Score
+	}
+	for i := k/2 - 1; i >= 0; i-- {
+		siftDown(heap, i)
+	}
+	for _, hit := range hits[k:] {
+		if hit.Score > heap[0] {
+			heap[0] = hit.Score
+			siftDown(heap, 0)
+		}
+	}
+	return heap[0]
+}
+
+// siftDown restores the min-heap order below i.
+func siftDown(heap []float64, i int) {
+	for {
+		child := 2*i + 1
+		if child >= len(heap) {
+			return
+		}
+		if right := child + 1; right < len(heap) && heap[right] < heap[child] {
+			child = right
+		}
+		if heap[i] <= heap[child] {
+			return
+		}
+		heap[i], heap[child] = heap[child], heap[i]
+		i = child
+	}
 }
