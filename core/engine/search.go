@@ -107,8 +107,10 @@ func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wir
 	if len(hits) > q.limit {
 		hits = hits[:q.limit]
 	}
+	response.Candidates = make([]wire.ToolReference, 0, len(hits))
+	sources := []string{e.profile.Algorithm} // shared by this response's candidates
 	for i, hit := range hits {
-		reference := e.reference(int(hit.Doc), matchedFields(&hit.fields), []string{e.profile.Algorithm})
+		reference := e.reference(int(hit.Doc), matchedFields(&hit.fields), sources)
 		reference.Rank = i + 1
 		if e.explain {
 			reference.ScoreBreakdown = hit.breakdown
