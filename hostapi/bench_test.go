@@ -38,6 +38,10 @@ func benchSearchContext(b *testing.B, ctx context.Context, request string, opts 
 // one instance, so no instantiation is measured).
 func BenchmarkWasmSearchChineseQuery(b *testing.B) { benchSearch(b, chineseQuery) }
 
+// BenchmarkWasmSearchExactGuard: a query that names a tool (the cost of a
+// call more than of a search).
+func BenchmarkWasmSearchExactGuard(b *testing.B) { benchSearch(b, exactQuery) }
+
 // BenchmarkWasmSearchWorkflow: a decomposed two-subquery search.
 func BenchmarkWasmSearchWorkflow(b *testing.B) { benchSearch(b, workflowQuery) }
 
@@ -63,6 +67,8 @@ func BenchmarkWasmSearchWorkflowInterruptible(b *testing.B) {
 func BenchmarkNativeSearchChineseQuery(b *testing.B) { benchNative(b, chineseQuery) }
 
 func BenchmarkNativeSearchWorkflow(b *testing.B) { benchNative(b, workflowQuery) }
+
+func BenchmarkNativeSearchExactGuard(b *testing.B) { benchNative(b, exactQuery) }
 
 func benchNative(b *testing.B, request string) {
 	e := nativeEngine(b)

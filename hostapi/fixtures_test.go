@@ -145,4 +145,7 @@ func sourceHashOf(t testing.TB, response []byte) string {
 const (
 	chineseQuery  = `{"version":"tool-search.v1","query":"给群里发文件并确认消息已读","limit":5,"candidate_limit":20}`
 	workflowQuery = `{"version":"tool-search.v1","query":"给群里发文件并确认消息已读","subqueries":["以当前用户身份给群聊发送本地文件","查询指定消息的已读状态和人员"]}`
+	// exactQuery names a tool: the exact guard answers it with a few µs of
+	// engine work, so it measures mostly the cost of a call.
+	exactQuery = `{"version":"tool-search.v1","query":"chat.query_msg_read_status"}`
 )
