@@ -388,13 +388,15 @@ func kthBest(hits []Hit, k int) float64 {
 	for i := k/2 - 1; i >= 0; i-- {
 		siftDown(heap, i)
 	}
+	root := heap[0] // the score to beat, kept out of memory
 	for _, hit := range hits[k:] {
-		if hit.Score > heap[0] {
+		if hit.Score > root {
 			heap[0] = hit.Score
 			siftDown(heap, 0)
+			root = heap[0]
 		}
 	}
-	return heap[0]
+	return root
 }
 
 // siftDown restores the min-heap order below i.
