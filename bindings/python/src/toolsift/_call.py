@@ -58,7 +58,7 @@ def exporter(store: wasmtime.Store, func: wasmtime.Func, params: int, result: st
     if not FAST_CALLS:
         return _public(store, func)
     values = (_ValRaw * max(params, 1))()
-    context = store._context()
+    context = store._context  # called per call: it refuses a closed store
     funcref = ctypes.byref(func._func)
     slots = max(params, 1)
     read: Callable[[], int]
@@ -73,7 +73,7 @@ def exporter(store: wasmtime.Store, func: wasmtime.Func, params: int, result: st
         for i, arg in enumerate(args):
             values[i].i32 = arg
         trap = _TrapPtr()
-        error = _unchecked(context, funcref, values, slots, ctypes.byref(trap))
+        error = _unchecked(context(), funcref, values, slots, ctypes.byref(trap))
         if error:
             raise _error_from_ptr(error)
         if trap:
