@@ -25,6 +25,9 @@ const EXPORTS = {
   toolsift_build_snapshot: 4,
 };
 
+// Size of each instance's request buffer: the largest request the ABI takes.
+const SCRATCH_BYTES = 64 << 10;
+
 const WASM_URL = new URL("../toolsearch.wasm", import.meta.url);
 const SNAPSHOT_URL = new URL("../dws.snap", import.meta.url);
 
@@ -143,6 +146,12 @@ export class Instance {
     } catch (exc) {
       throw hostFailure(`initialize: ${exc?.message ?? exc}${self.stderrTail()}`);
     }
+    // One request buffer for the life of the instance: every search and
+    // Inspect request fits (the ABI refuses requests over 64 KiB), so a
+    // search makes two calls into the module (search, free the result)
+    // instead of four.
+    self.scratch = self.call("toolsift_alloc", SCRATCH_BYTES) >>> 0;
+    if (self.scratch === 0) throw hostFailure(`module broke the ABI: toolsift_alloc(${SCRATCH_BYTES}) returned 0`);
     return self;
   }
 
@@ -204,6 +213,13 @@ export class Instance {
   invoke(name, lead, bufs, trail = []) {
     const ptrs = [];
     const params = [...lead];
+    if (bufs.length === 1 && bufs[0].byteLength > 0 && bufs[0].byteLength <= SCRATCH_BYTES) {
+      // The module reads the request during the call only: the instance's
+      // request buffer can carry it.
+      new Uint8Array(this.memory.buffer).set(bufs[0], this.scratch);
+      params.push(this.scratch | 0, bufs[0].byteLength);
+      bufs = [];
+    }
     try {
       for (const b of bufs) {
         const p = this.put(b);
