@@ -141,24 +141,46 @@ func (ix *Index) Score(weights *[profile.NumFields]float64, tokens []string, eli
 			}
 		}
 	}
+	// Every scored document is written and the count moves only for a hit:
+	// no branch per document.
 	w := &s.weights
-	acc, hits := s.acc, s.hits
+	acc := s.acc
+	var hits []Hit
 	if s.dense {
 		acc = acc[:len(eligible)]
+		out := s.hitBuffer(len(eligible))
+		n := 0
 		for doc, ok := range eligible {
-			if score := total(&acc[doc], w); score > 0 && ok {
-				hits = append(hits, Hit{Doc: uint32(doc), Score: score})
+			score := total(&acc[doc], w)
+			out[n] = Hit{Doc: uint32(doc), Score: score}
+			if score > 0 && ok {
+				n++
 			}
 		}
+		hits = out[:n]
 	} else {
-		for _, doc := range s.touched[:s.touchedCount] {
-			if score := total(&acc[doc], w); score > 0 && eligible[doc] {
-				hits = append(hits, Hit{Doc: doc, Score: score})
+		touched := s.touched[:s.touchedCount]
+		out := s.hitBuffer(len(touched))
+		n := 0
+		for _, doc := range touched {
+			score := total(&acc[doc], w)
+			out[n] = Hit{Doc: doc, Score: score}
+			if score > 0 && eligible[doc] {
+				n++
 			}
 		}
+		hits = out[:n]
 	}
 	s.hits = hits
 	return hits
+}
+
+// hitBuffer returns s.hits with room for n hits, length n.
+func (s *Scratch) hitBuffer(n int) []Hit {
+	if cap(s.hits) < n {
+		s.hits = make([]Hit, n)
+	}
+	return s.hits[:n]
 }
 
 // total is a document's score: its weighted field scores added in field
