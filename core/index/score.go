@@ -396,8 +396,22 @@ func Top(hits []Hit, k int, quantum float64) []Ranked {
 			ranked = append(ranked, Rank(hit, quantum))
 		}
 	}
-	slices.SortFunc(ranked, func(a, b Ranked) int { return Compare(&a, &b) })
+	sortRanked(ranked)
 	return ranked[:k]
+}
+
+// sortRanked sorts a few ranked hits (about k) in ranking order: an
+// insertion sort, which for so few needs no more comparisons than a general
+// sort and makes no call per comparison (dear in WebAssembly).
+func sortRanked(r []Ranked) {
+	for i := 1; i < len(r); i++ {
+		x := r[i]
+		j := i
+		for ; j > 0 && Less(&x, &r[j-1]); j-- {
+			r[j] = r[j-1]
+		}
+		r[j] = x
+	}
 }
 
 // kthBest returns the k-th highest score of hits (0 < k < len(hits)): a
