@@ -275,25 +275,36 @@ func (e *Engine) bestOfProduct(scored []index.Hit, product int) (index.Ranked, b
 }
 
 // matchedFields lists the fields that contributed, largest contribution
-// first, ties by field name.
+// first, ties by field name. (An insertion sort of at most five: no call per
+// comparison, which is dear in WebAssembly.)
 func matchedFields(scores *[profile.NumFields]float64) []string {
-	fields := make([]profile.Field, 0, profile.NumFields)
+	var fields [profile.NumFields]profile.Field
+	n := 0
 	for f := profile.Field(0); f < profile.NumFields; f++ {
-		if scores[f] > 0 {
-			fields = append(fields, f)
+		if scores[f] <= 0 {
+			continue
 		}
+		i := n
+		for ; i > 0 && fieldBefore(scores, f, fields[i-1]); i-- {
+			fields[i] = fields[i-1]
+		}
+		fields[i] = f
+		n++
 	}
-	slices.SortFunc(fields, func(a, b profile.Field) int {
-		if c := cmp.Compare(scores[b], scores[a]); c != 0 {
-			return c
-		}
-		return strings.Compare(a.String(), b.String())
-	})
-	names := make([]string, len(fields))
-	for i, f := range fields {
+	names := make([]string, n)
+	for i, f := range fields[:n] {
 		names[i] = f.String()
 	}
 	return names
+}
+
+// fieldBefore: a's contribution is larger than b's, or equal with a's name
+// first.
+func fieldBefore(scores *[profile.NumFields]float64, a, b profile.Field) bool {
+	if scores[a] != scores[b] {
+		return scores[a] > scores[b]
+	}
+	return a.String() < b.String()
 }
 
 func breakdown(score float64, fields *[profile.NumFields]float64, avoidWhen string) *wire.ScoreBreakdown {
