@@ -95,12 +95,14 @@ func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wir
 	work := e.getScratch()
 	defer e.scratch.Put(work)
 	scratch := &work.index
-	hits, scored := e.retrieve(q.text, folded, eligible, q.candidateLimit, work)
+	// avoid_when phrases are matched against the query lower-cased.
+	lowered := lower(strings.TrimSpace(q.text))
+	hits, scored := e.retrieve(lowered, folded, eligible, q.candidateLimit, work)
 
 	// 4. Named-product lift: a query that names a product by its display name
 	// keeps that product's best tool in the results.
 	if named := e.namedProduct(q.text); named >= 0 {
-		hits = e.liftNamedProduct(q.text, hits, scored, named, scratch)
+		hits = e.liftNamedProduct(lowered, hits, scored, named, scratch)
 	}
 
 	// 5. Cut to the limit and number the ranks.
@@ -122,12 +124,13 @@ func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wir
 
 // retrieve is the lexical chain: score the eligible documents, keep the best
 // k, demote those the query warns against. It also returns every scored
-// document (in no order) for the named-product lift. folded is
-// text.NFKC(queryText): the tokenizer's output is the same for both.
-func (e *Engine) retrieve(queryText, folded string, eligible []bool, k int, work *scratch) ([]candidate, []index.Hit) {
+// document (in no order) for the named-product lift. folded is the query in
+// NFKC form (the tokenizer's output is the same as for the query), lowered
+// its lower-cased form for demotion.
+func (e *Engine) retrieve(lowered, folded string, eligible []bool, k int, work *scratch) ([]candidate, []index.Hit) {
 	work.tokens = e.tokenizer.AppendTokens(work.tokens[:0], folded)
 	scored := e.index.Score(&e.profile.Weights, work.tokens, eligible, &work.index)
-	return e.demote(queryText, index.Top(scored, k, e.profile.ScoreQuantum), &work.index), scored
+	return e.demote(lowered, index.Top(scored, k, e.profile.ScoreQuantum), &work.index), scored
 }
 
 // candidate is a retrieved hit with its explanation.
@@ -138,9 +141,9 @@ type candidate struct {
 }
 
 // demote multiplies the score of every hit whose avoid_when phrase the query
-// quotes by the profile's penalty, and re-ranks if anything moved.
-func (e *Engine) demote(queryText string, hits []index.Ranked, scratch *index.Scratch) []candidate {
-	lowered := lower(strings.TrimSpace(queryText))
+// (lowered: trimmed and lower-cased) quotes by the profile's penalty, and
+// re-ranks if anything moved.
+func (e *Engine) demote(lowered string, hits []index.Ranked, scratch *index.Scratch) []candidate {
 	out := make([]candidate, len(hits))
 	penalized := false
 	for i, hit := range hits {
@@ -219,7 +222,7 @@ func (e *Engine) coresIn(key string) []bool {
 // liftNamedProduct adds the named product's best eligible tool when it is
 // missing, then lifts every hit of that product that scores below the top
 // hit to just above it (top + score·boost), keeping their relative order.
-func (e *Engine) liftNamedProduct(queryText string, hits []candidate, scored []index.Hit, product int, scratch *index.Scratch) []candidate {
+func (e *Engine) liftNamedProduct(lowered string, hits []candidate, scored []index.Hit, product int, scratch *index.Scratch) []candidate {
 	best, found := e.bestOfProduct(scored, product)
 	if !found {
 		return hits
@@ -232,7 +235,7 @@ func (e *Engine) liftNamedProduct(queryText string, hits []candidate, scored []i
 		}
 	}
 	if !present {
-		hits = append(hits, e.demote(queryText, []index.Ranked{best}, scratch)...)
+		hits = append(hits, e.demote(lowered, []index.Ranked{best}, scratch)...)
 	}
 	top := 0.0
 	for i := range hits {

@@ -54,7 +54,7 @@ func BenchmarkSearchStages(b *testing.B) {
 	})
 	b.Run("demote", func(b *testing.B) {
 		for b.Loop() {
-			e.demote(q, top, shared)
+			e.demote(lower(q), top, shared)
 		}
 	})
 	b.Run("named", func(b *testing.B) {
@@ -63,17 +63,17 @@ func BenchmarkSearchStages(b *testing.B) {
 		}
 	})
 	if named := e.namedProduct(q); named >= 0 {
-		candidates := e.demote(q, top, shared)
+		candidates := e.demote(lower(q), top, shared)
 		b.Run("lift", func(b *testing.B) {
 			for b.Loop() {
-				e.liftNamedProduct(q, slices.Clone(candidates), hits, named, shared)
+				e.liftNamedProduct(lower(q), slices.Clone(candidates), hits, named, shared)
 			}
 		})
 	}
 	b.Run("retrieve", func(b *testing.B) {
 		s := new(scratch)
 		for b.Loop() {
-			e.retrieve(q, text.NFKC(q), e.executable, 20, s)
+			e.retrieve(lower(q), text.NFKC(q), e.executable, 20, s)
 		}
 	})
 	b.Run("references", func(b *testing.B) {
