@@ -129,7 +129,8 @@ const (
 	fnAlloc = iota
 	fnFree
 	fnVersion
-	fnOpen
+	fnSetMemoryLimit
+	fnOpenOwned
 	fnClose
 	fnInfo
 	fnSearch
@@ -147,15 +148,16 @@ var exports = [numFns]struct {
 	name            string
 	params, results []api.ValueType
 }{
-	fnAlloc:         {"toolsift_alloc", []api.ValueType{i32}, []api.ValueType{i32}},
-	fnFree:          {"toolsift_free", []api.ValueType{i32}, nil},
-	fnVersion:       {"toolsift_version", nil, []api.ValueType{i64}},
-	fnOpen:          {"toolsift_open", []api.ValueType{i32, i32}, []api.ValueType{i64}},
-	fnClose:         {"toolsift_close", []api.ValueType{i32}, []api.ValueType{i32}},
-	fnInfo:          {"toolsift_info", []api.ValueType{i32}, []api.ValueType{i64}},
-	fnSearch:        {"toolsift_search", []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i64}},
-	fnInspect:       {"toolsift_inspect", []api.ValueType{i32, i32, i32}, []api.ValueType{i64}},
-	fnBuildSnapshot: {"toolsift_build_snapshot", []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i64}},
+	fnAlloc:          {"toolsift_alloc", []api.ValueType{i32}, []api.ValueType{i32}},
+	fnFree:           {"toolsift_free", []api.ValueType{i32}, nil},
+	fnVersion:        {"toolsift_version", nil, []api.ValueType{i64}},
+	fnSetMemoryLimit: {"toolsift_set_memory_limit", []api.ValueType{i64}, []api.ValueType{i64}},
+	fnOpenOwned:      {"toolsift_open_owned", []api.ValueType{i32, i32}, []api.ValueType{i64}},
+	fnClose:          {"toolsift_close", []api.ValueType{i32}, []api.ValueType{i32}},
+	fnInfo:           {"toolsift_info", []api.ValueType{i32}, []api.ValueType{i64}},
+	fnSearch:         {"toolsift_search", []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i64}},
+	fnInspect:        {"toolsift_inspect", []api.ValueType{i32, i32, i32}, []api.ValueType{i64}},
+	fnBuildSnapshot:  {"toolsift_build_snapshot", []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i64}},
 }
 
 // instance is one instantiated module. It is single-threaded: exactly one
@@ -229,6 +231,12 @@ func (m *moduleRuntime) instantiate(ctx context.Context) (*instance, error) {
 				want.name, def.ParamTypes(), def.ResultTypes(), want.params, want.results), "")
 		}
 		in.fns[i] = fn
+	}
+	// The module keeps its heap a sixteenth below the limit it is told; a large
+	// catalog needs more than the 256 MiB it assumes otherwise.
+	if _, err := in.call(ctx, fnSetMemoryLimit, uint64(m.cfg.memoryLimitPages())*pageSize); err != nil {
+		in.close()
+		return nil, finish(ctx, "instantiate", err, stderr.String())
 	}
 	return in, nil
 }
@@ -350,9 +358,20 @@ func (in *instance) invoke(ctx context.Context, fn int, lead []uint64, bufs [][]
 	return in.take(ctx, descriptor)
 }
 
-// open opens snapshot bytes in the instance and records the handle.
+// open opens snapshot bytes in the instance and records the handle. The
+// module keeps the buffer the bytes are copied into (toolsift_open_owned):
+// it is not freed here, and the instance holds one copy of the snapshot, not
+// two.
 func (in *instance) open(ctx context.Context, g *generation) error {
-	out, err := in.invoke(ctx, fnOpen, nil, [][]byte{g.snapshot})
+	ptr, err := in.put(ctx, g.snapshot)
+	if err != nil {
+		return err
+	}
+	descriptor, err := in.call(ctx, fnOpenOwned, uint64(ptr), uint64(len(g.snapshot)))
+	if err != nil {
+		return err
+	}
+	out, err := in.take(ctx, descriptor)
 	if err != nil {
 		return err
 	}

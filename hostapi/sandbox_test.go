@@ -67,7 +67,7 @@ func TestModuleImports(t *testing.T) {
 	require.Equal(t, want, got, "imports changed:\n%s", strings.Join(lines, "\n"))
 
 	exports := mr.compiled.ExportedFunctions()
-	for _, e := range []string{"_initialize", "toolsift_alloc", "toolsift_free", "toolsift_version", "toolsift_open",
+	for _, e := range []string{"_initialize", "toolsift_alloc", "toolsift_free", "toolsift_version", "toolsift_open", "toolsift_open_owned", "toolsift_set_memory_limit",
 		"toolsift_close", "toolsift_info", "toolsift_search", "toolsift_inspect", "toolsift_build_snapshot"} {
 		require.Contains(t, exports, e)
 	}

@@ -148,6 +148,61 @@ func TestABIEndToEnd(t *testing.T) {
 	require.Equal(t, byte(1), status)
 }
 
+// TestOpenOwned opens a snapshot in place: the engine answers as one opened
+// from a copy, and the buffer is the module's from then on (the host's free
+// is a no-op, and the module no longer reads requests from it).
+func TestOpenOwned(t *testing.T) {
+	a := newABI(t)
+	request := []byte(`{"version":"tool-search.v1","query":"给群里发文件并确认消息已读"}`)
+	rp, rn := a.in(request)
+
+	sp, sn := a.in(testdata.DWSSnapshot)
+	status, handle := a.result(a.call("toolsift_open", sp, sn))
+	require.Equal(t, byte(0), status)
+	status, want := a.result(a.call("toolsift_search", uint64(binary.LittleEndian.Uint32(handle)), rp, rn, 0))
+	require.Equal(t, byte(0), status)
+
+	op, on := a.in(testdata.DWSSnapshot)
+	status, handle = a.result(a.call("toolsift_open_owned", op, on))
+	require.Equal(t, byte(0), status, string(handle))
+	owned := uint64(binary.LittleEndian.Uint32(handle))
+	a.call("toolsift_free", op)
+	status, got := a.result(a.call("toolsift_search", owned, rp, rn, 0))
+	require.Equal(t, byte(0), status)
+	require.Equal(t, string(want), string(got))
+	status, body := a.result(a.call("toolsift_search", owned, op, rn, 0))
+	require.Equal(t, byte(1), status)
+	require.Contains(t, string(body), `"reason":"invalid_buffer"`, "the snapshot buffer is no longer the host's")
+
+	// A refused snapshot is the module's too, and the open engines are
+	// untouched.
+	corrupt := append([]byte(nil), testdata.DWSSnapshot...)
+	corrupt[len(corrupt)/2] ^= 1
+	cp, cn := a.in(corrupt)
+	status, body = a.result(a.call("toolsift_open_owned", cp, cn))
+	require.Equal(t, byte(1), status)
+	require.Contains(t, string(body), `"reason":"invalid_snapshot"`)
+	status, body = a.result(a.call("toolsift_search", owned, cp, rn, 0))
+	require.Equal(t, byte(1), status)
+	require.Contains(t, string(body), `"reason":"invalid_buffer"`)
+	status, body = a.result(a.call("toolsift_open_owned", sp+1, sn-1))
+	require.Equal(t, byte(1), status)
+	require.Contains(t, string(body), `"reason":"invalid_buffer"`)
+	status, got = a.result(a.call("toolsift_search", owned, rp, rn, 0))
+	require.Equal(t, byte(0), status)
+	require.Equal(t, string(want), string(got))
+}
+
+// TestSetMemoryLimit: the heap's soft ceiling sits a sixteenth below the host's
+// limit, the wasm32 maximum caps it, and 0 only reports it.
+func TestSetMemoryLimit(t *testing.T) {
+	a := newABI(t)
+	require.Equal(t, uint64(256<<20), a.call("toolsift_set_memory_limit", 0), "the ceiling before a host sets one")
+	require.Equal(t, uint64(480<<20), a.call("toolsift_set_memory_limit", 512<<20))
+	require.Equal(t, uint64(480<<20), a.call("toolsift_set_memory_limit", 0))
+	require.Equal(t, uint64(15<<28), a.call("toolsift_set_memory_limit", 1<<40))
+}
+
 func BenchmarkABIOpenAndSearch(b *testing.B) {
 	t := &testing.T{}
 	a := newABI(t)

@@ -3,10 +3,10 @@ package index
 import (
 	"encoding/binary"
 	"fmt"
-	"unsafe"
 
 	"github.com/tinylib/msgp/msgp"
 
+	"github.com/toolsift/toolsift/core/internal/zerocopy"
 	"github.com/toolsift/toolsift/core/profile"
 )
 
@@ -17,6 +17,7 @@ import (
 // WebAssembly.
 
 //go:generate go run github.com/tinylib/msgp@v1.6.5 -file packed.go -o packed_gen.go -unexported -io=false -tests=false
+//go:generate perl -pi -e "s/msgp\\.ReadStringBytes\\(/readStringView(/g" packed_gen.go
 
 //msgp:ignore Index Field
 //msgp:tuple packedIndex packedField
@@ -69,8 +70,10 @@ func (ix *Index) MarshalMsg(b []byte) ([]byte, error) {
 }
 
 // UnmarshalMsg decodes a packed index (msgp.Unmarshaler). It checks only the
-// packing; Validate checks the index itself. The packed tables are read in
-// place (zerocopy) and copied once into the index, so b is not retained.
+// packing; Validate checks the index itself. The index's terms and tables
+// are views into b where the platform allows (see core/internal/zerocopy):
+// b must stay alive and unchanged for as long as the index is used, as for
+// the catalog decoded beside it.
 func (ix *Index) UnmarshalMsg(b []byte) ([]byte, error) {
 	var p packedIndex
 	rest, err := p.UnmarshalMsg(b)
@@ -170,26 +173,14 @@ func packU32(values []uint32) []byte {
 	return out
 }
 
+// unpackU32 reads a packed table, in place where the platform allows.
 func unpackU32(b []byte) ([]uint32, error) {
 	if len(b)%4 != 0 {
 		return nil, fmt.Errorf("packed table of %d bytes is not a whole number of u32", len(b))
 	}
-	out := make([]uint32, len(b)/4)
-	if littleEndian {
-		// The table is already in memory order: one copy instead of a
-		// decode per value (this is most of what opening a snapshot reads).
-		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), len(b)), b)
-		return out, nil
-	}
-	for i := range out {
-		out[i] = binary.LittleEndian.Uint32(b[4*i:])
-	}
-	return out, nil
+	return zerocopy.Uint32s(b), nil
 }
 
-// littleEndian reports the byte order of this platform (wasm, amd64 and
-// arm64 are little-endian; s390x is not).
-var littleEndian = func() bool {
-	probe := uint16(1)
-	return *(*byte)(unsafe.Pointer(&probe)) == 1
-}()
+// readStringView reads a MessagePack string as a view into the body: the
+// generated decoder calls it (go:generate rewrites msgp's ReadStringBytes).
+func readStringView(b []byte) (string, []byte, error) { return zerocopy.String(b) }

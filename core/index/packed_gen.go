@@ -33,7 +33,7 @@ func (z *packedField) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.ArrayError{Wanted: 6, Got: zb0001}
 		return
 	}
-	z.Terms, bts, err = msgp.ReadStringBytes(bts)
+	z.Terms, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Terms")
 		return
@@ -128,7 +128,7 @@ func (z *packedIndex) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			return
 		}
 	}
-	z.Vocabulary, bts, err = msgp.ReadStringBytes(bts)
+	z.Vocabulary, bts, err = readStringView(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "Vocabulary")
 		return

@@ -85,7 +85,15 @@ func Build(cat *catalog.Catalog, p *profile.Profile) ([]byte, error) {
 // Decode checks the header, the checksum and the body's structure, and
 // decodes it. data is not retained: the decoded catalog's strings are views
 // into one private copy of the body, which they keep alive.
-func Decode(data []byte) (*Body, *wire.Error) {
+func Decode(data []byte) (*Body, *wire.Error) { return decode(data, false) }
+
+// DecodeOwned is Decode without the private copy: the decoded strings are
+// views into data itself, so the caller hands data over and must never write
+// to it again. It saves a snapshot's size in memory while the body is alive,
+// which decides whether a large catalog fits a WebAssembly instance's limit.
+func DecodeOwned(data []byte) (*Body, *wire.Error) { return decode(data, true) }
+
+func decode(data []byte, owned bool) (*Body, *wire.Error) {
 	if len(data) < headerSize || string(data[:8]) != magic {
 		return nil, invalid("not a toolsift snapshot (bad magic or too short)")
 	}
@@ -106,8 +114,11 @@ func Decode(data []byte) (*Body, *wire.Error) {
 	// The generated decoders refuse a declared array length over the limit
 	// set in core/catalog before allocating (see the msgp:limit directive
 	// there); strings and byte tables are bounded by the input itself.
+	if !owned {
+		body = bytes.Clone(body)
+	}
 	var decoded Body
-	rest, err := decoded.UnmarshalMsg(bytes.Clone(body))
+	rest, err := decoded.UnmarshalMsg(body)
 	if err != nil {
 		return nil, invalid("snapshot body does not decode: " + err.Error())
 	}
@@ -120,8 +131,14 @@ func Decode(data []byte) (*Body, *wire.Error) {
 // Open decodes a snapshot and builds its engine around the stored index. The
 // profile must be one this build knows; the index must be consistent with
 // the catalog.
-func Open(data []byte) (*engine.Engine, *wire.Error) {
-	body, werr := Decode(data)
+func Open(data []byte) (*engine.Engine, *wire.Error) { return open(data, false) }
+
+// OpenOwned is Open through DecodeOwned: the engine keeps data, and the
+// caller must never write to it again.
+func OpenOwned(data []byte) (*engine.Engine, *wire.Error) { return open(data, true) }
+
+func open(data []byte, owned bool) (*engine.Engine, *wire.Error) {
+	body, werr := decode(data, owned)
 	if werr != nil {
 		return nil, werr
 	}

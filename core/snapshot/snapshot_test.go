@@ -3,6 +3,7 @@ package snapshot_test
 import (
 	"bytes"
 	"encoding/binary"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -34,6 +35,26 @@ func TestSnapshotIsDeterministicAndRoundTrips(t *testing.T) {
 	require.Equal(t, *cat, body.Catalog, "the catalog survives the round trip exactly (nil and empty lists included)")
 	require.Equal(t, "dws-v1", body.Profile)
 	t.Logf("snapshot: %d bytes", len(a))
+}
+
+// TestDecodeOwnedKeepsTheInput checks both decoders give the same body, that
+// Decode keeps no reference to its input and that DecodeOwned does (its
+// strings are views into the input: that is the memory it saves).
+func TestDecodeOwnedKeepsTheInput(t *testing.T) {
+	snap := build(t)
+	copied, werr := snapshot.Decode(snap)
+	require.Nil(t, werr)
+	ownedInput := bytes.Clone(snap)
+	owned, werr := snapshot.DecodeOwned(ownedInput)
+	require.Nil(t, werr)
+	require.Equal(t, copied, owned)
+
+	name := strings.Clone(owned.Catalog.Products[0].ID)
+	require.NotEmpty(t, name)
+	clear(ownedInput)
+	clear(snap)
+	require.NotEqual(t, name, owned.Catalog.Products[0].ID, "an owned decode aliases its input")
+	require.Equal(t, name, copied.Catalog.Products[0].ID, "a copying decode does not")
 }
 
 // TestSnapshotEngineAnswersLikeNative replays requests through an engine
@@ -92,6 +113,9 @@ func TestCorruptSnapshotsFailClosed(t *testing.T) {
 	}
 	for name, data := range cases {
 		_, werr := snapshot.Open(data)
+		require.NotNil(t, werr, name)
+		require.Equal(t, "invalid_snapshot", werr.Reason, name)
+		_, werr = snapshot.OpenOwned(bytes.Clone(data))
 		require.NotNil(t, werr, name)
 		require.Equal(t, "invalid_snapshot", werr.Reason, name)
 	}

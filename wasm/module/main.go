@@ -55,9 +55,28 @@ func main() {}
 
 // A soft ceiling on the Go heap keeps the module inside a host's memory
 // limit: near it the collector works harder instead of growing memory (which
-// WebAssembly can never give back).
+// WebAssembly can never give back). 256 MiB until the host says its limit.
 func init() {
 	debug.SetMemoryLimit(256 << 20)
+}
+
+// setMemoryLimit is told the host's cap on linear memory, in bytes, and puts
+// the soft ceiling a sixteenth below it. Go's ceiling already counts all the
+// memory the runtime holds (stacks and its own tables too); the margin is for
+// what it allocates before the collector catches up. A large catalog's live
+// heap can exceed a fixed 256 MiB ceiling (100,000 synthetic tools hold about 385 MiB),
+// and then the collector would run on every few allocations. It returns the
+// ceiling in force; 0 leaves it as it is.
+//
+//go:wasmexport toolsift_set_memory_limit
+func setMemoryLimit(limit uint64) uint64 {
+	if limit == 0 {
+		return uint64(debug.SetMemoryLimit(-1))
+	}
+	limit = min(limit, 1<<32)
+	ceiling := int64(limit - limit/16)
+	debug.SetMemoryLimit(ceiling)
+	return uint64(ceiling)
 }
 
 //go:wasmexport toolsift_alloc
@@ -98,21 +117,44 @@ func open(ptr, size uint32) uint64 {
 		if werr != nil {
 			return nil, werr
 		}
-		// Opening allocates the engine's long-lived tables and little
-		// garbage; collecting while they are built would re-mark them again
-		// and again (half the time to open), so the collector waits until
-		// the open is done (the soft memory limit still applies).
-		gcPercent := debug.SetGCPercent(-1)
-		e, werr := snapshot.Open(data)
-		debug.SetGCPercent(gcPercent)
+		return openSnapshot(out, data, snapshot.Open)
+	})
+}
+
+// openOwned is open without the copy: the buffer passes to the module, which
+// decodes the snapshot in place (see ../ABI.md). That halves the memory a
+// snapshot takes while it is opened.
+//
+//go:wasmexport toolsift_open_owned
+func openOwned(ptr, size uint32) uint64 {
+	return guard(func(out []byte) ([]byte, *wire.Error) {
+		data, werr := input(ptr, size)
 		if werr != nil {
 			return nil, werr
 		}
-		handle := nextHandle
-		nextHandle++
-		engines[handle] = &openEngine{engine: e, explain: e.WithExplain(true), snapSize: len(data)}
-		return append(out, byte(handle), byte(handle>>8), byte(handle>>16), byte(handle>>24)), nil
+		// Unpinned whatever the result: the engine keeps the bytes alive if
+		// the open succeeds, the collector takes them if it fails, and the
+		// host's free of ptr is a no-op either way.
+		delete(buffers, ptr)
+		return openSnapshot(out, data, snapshot.OpenOwned)
 	})
+}
+
+func openSnapshot(out, data []byte, openWith func([]byte) (*engine.Engine, *wire.Error)) ([]byte, *wire.Error) {
+	// Opening allocates the engine's long-lived tables and little garbage;
+	// collecting while they are built would re-mark them again and again
+	// (half the time to open), so the collector waits until the open is
+	// done (the soft memory limit still applies).
+	gcPercent := debug.SetGCPercent(-1)
+	e, werr := openWith(data)
+	debug.SetGCPercent(gcPercent)
+	if werr != nil {
+		return nil, werr
+	}
+	handle := nextHandle
+	nextHandle++
+	engines[handle] = &openEngine{engine: e, explain: e.WithExplain(true), snapSize: len(data)}
+	return append(out, byte(handle), byte(handle>>8), byte(handle>>16), byte(handle>>24)), nil
 }
 
 //go:wasmexport toolsift_close

@@ -17,13 +17,17 @@ const EXPORTS = {
   toolsift_alloc: 1,
   toolsift_free: 1,
   toolsift_version: 0,
-  toolsift_open: 2,
+  toolsift_set_memory_limit: 1,
+  toolsift_open_owned: 2,
   toolsift_close: 1,
   toolsift_info: 1,
   toolsift_search: 4,
   toolsift_inspect: 3,
   toolsift_build_snapshot: 4,
 };
+
+// The most linear memory a wasm32 instance can have, as an i64 (BigInt).
+const WASM32_MEMORY_BYTES = 1n << 32n;
 
 // Size of each instance's request buffer: the largest request the ABI takes.
 const SCRATCH_BYTES = 64 << 10;
@@ -146,6 +150,11 @@ export class Instance {
     } catch (exc) {
       throw hostFailure(`initialize: ${exc?.message ?? exc}${self.stderrTail()}`);
     }
+    // The module declares no maximum memory, so an instance may grow to
+    // wasm32's 4 GiB: its Go heap is told so, instead of keeping under the
+    // 256 MiB it assumes otherwise (which a large catalog's live heap
+    // exceeds, and then the collector runs on every few allocations).
+    self.call("toolsift_set_memory_limit", WASM32_MEMORY_BYTES);
     // One request buffer for the life of the instance: every search and
     // Inspect request fits (the ABI refuses requests over 64 KiB), so a
     // search makes two calls into the module (search, free the result)
@@ -237,7 +246,11 @@ export class Instance {
   // -- ABI calls -------------------------------------------------------
 
   open(snapshot) {
-    const out = this.invoke("toolsift_open", [], [snapshot]);
+    // toolsift_open_owned: the module keeps the buffer the snapshot is copied
+    // into (never freed here, and never the request buffer), so the instance
+    // holds one copy of the snapshot, not two.
+    const ptr = this.put(snapshot);
+    const out = this.take(this.call("toolsift_open_owned", ptr | 0, snapshot.byteLength));
     if (out.byteLength !== 4) {
       this.broken = true;
       throw hostFailure(`module broke the ABI: toolsift_open returned ${out.byteLength} payload bytes, want 4`);

@@ -6,6 +6,7 @@ import path from "node:path";
 import * as toolsift from "../index.js";
 import { open, buildSnapshot, moduleVersion, ToolsiftError, ValidationError, DiscoveryError, InternalError, EngineClosedError } from "../index.js";
 import { PKG, REPO, CHINESE_QUERY } from "./helpers.mjs";
+import { Instance, compiledModule } from "../src/runtime.js";
 
 const DWS = readFileSync(path.join(REPO, "testdata", "dws", "dws.snap"));
 
@@ -126,6 +127,20 @@ test("an explicit snapshot and wasm module", async () => {
   } finally {
     e.close();
   }
+});
+
+test("an instance tells the module its memory and hands the snapshot over", async () => {
+  const inst = await Instance.create(await compiledModule());
+  // The heap's soft ceiling: a sixteenth below wasm32's 4 GiB (an i64).
+  assert.equal(inst.call("toolsift_set_memory_limit", 0n), 15n << 28n);
+  inst.open(DWS);
+  assert.ok(inst.handle > 0);
+  // Opened in place (toolsift_open_owned), it answers as the engine does.
+  const request = new TextEncoder().encode(JSON.stringify(CHINESE_QUERY));
+  const ptr = inst.put(request);
+  const answer = new TextDecoder().decode(inst.take(inst.call("toolsift_search", inst.handle, ptr, request.byteLength, 0)));
+  assert.equal(answer, engine.searchRaw(CHINESE_QUERY));
+  inst.close();
 });
 
 test("close", async () => {

@@ -35,6 +35,10 @@ with toolsift.Engine.open(instances=1) as e:
         except toolsift.ToolsiftError as err:
             out["answers"].append("error " + err.category + "/" + err.reason)
     out["answers"].append(json.dumps(e.info(), sort_keys=True))
+    # An i64 parameter above 2**32: the module's heap ceiling, set from the
+    # instance's memory limit (512 MiB), then from a limit it caps at 4 GiB.
+    inst = e._idle[0]
+    out["ceilings"] = [inst._call(inst._set_memory_limit, 0), inst._call(inst._set_memory_limit, 1 << 40)]
 print(json.dumps(out))
 """
 
@@ -62,6 +66,7 @@ def test_fast_and_public_calls_give_the_same_bytes() -> None:
     assert fast["answers"] == public["answers"]
     assert sum(a.startswith("error validation/") for a in fast["answers"]) == 1
     assert len(fast["answers"]) == len(REQUESTS) + 1
+    assert fast["ceilings"] == public["ceilings"] == [480 << 20, 15 << 28]
 
 
 def test_results_keep_their_sign_and_width() -> None:

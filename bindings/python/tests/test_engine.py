@@ -169,16 +169,24 @@ def test_trap_discards_instance(monkeypatch: pytest.MonkeyPatch) -> None:
         del real, _runtime
 
 
-def test_real_trap_out_of_memory() -> None:
-    """Linear memory capped at 40 MiB: searches grow the heap until the Go
-    runtime aborts (a trap). The call raises InternalError/host_failure, the
-    instance is discarded and a fresh one answers the next call correctly."""
-    with toolsift.Engine.open(memory_limit=40 << 20) as e:
+def test_memory_limit_holds_and_a_real_trap_discards() -> None:
+    """Linear memory capped at 40 MiB. The module is told the limit and keeps
+    its heap under it: 20,000 searches (which used to grow memory until the Go
+    runtime aborted) run in the one instance. A call that needs more than the
+    limit (an allocation of 200 MiB, put in place of the search export) traps
+    for real in the Go runtime: InternalError/host_failure, the instance is
+    discarded and a fresh one answers the next call correctly."""
+    with toolsift.Engine.open(memory_limit=40 << 20, instances=1) as e:
         good = e.search_raw(CHINESE_QUERY)
+        for i in range(20000):
+            e.search_raw({"version": "tool-search.v1", "query": f"查询日程 {i}"})
+        assert e._created == 1
+        inst = e._idle[0]
+        inst._search = lambda *params: inst._alloc(200 << 20)
         with pytest.raises(toolsift.InternalError) as exc:
-            for i in range(20000):
-                e.search_raw({"version": "tool-search.v1", "query": f"查询日程 {i}"})
+            e.search_raw(CHINESE_QUERY)
         assert exc.value.reason == "host_failure" and exc.value.code == 5
+        assert "trapped" in str(exc.value)
         assert e.search_raw(CHINESE_QUERY) == good
         assert e._created == 2 and e._live == 1
     with pytest.raises(toolsift.InternalError):

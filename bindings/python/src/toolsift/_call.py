@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import wasmtime
 
@@ -50,17 +50,19 @@ __all__ = ["FAST_CALLS", "exporter"]
 Export = Callable[..., int]
 
 
-def exporter(store: wasmtime.Store, func: wasmtime.Func, params: int, result: str) -> Export:
-    """A callable for ``func`` taking ``params`` i32 arguments and returning
-    its result as an int (0 when ``result`` is ``""``; ``"i32"`` and
-    ``"i64"`` results are signed, as wasmtime returns them). The caller must
-    have checked that this is the function's signature."""
+def exporter(store: wasmtime.Store, func: wasmtime.Func, params: Sequence[str], result: str) -> Export:
+    """A callable for ``func`` taking integer arguments of the types in
+    ``params`` (``"i32"`` or ``"i64"``) and returning its result as an int
+    (0 when ``result`` is ``""``; ``"i32"`` and ``"i64"`` results are signed,
+    as wasmtime returns them). The caller must have checked that this is the
+    function's signature."""
     if not FAST_CALLS:
         return _public(store, func)
-    values = (_ValRaw * max(params, 1))()
+    slots = max(len(params), 1)
+    values = (_ValRaw * slots)()
     context = store._context  # called per call: it refuses a closed store
     funcref = ctypes.byref(func._func)
-    slots = max(params, 1)
+    wide = tuple(i for i, t in enumerate(params) if t == "i64")
     read: Callable[[], int]
     if result == "i32":
         read = lambda: values[0].i32  # noqa: E731
@@ -72,6 +74,8 @@ def exporter(store: wasmtime.Store, func: wasmtime.Func, params: int, result: st
     def call(*args: int) -> int:
         for i, arg in enumerate(args):
             values[i].i32 = arg
+        for i in wide:
+            values[i].i64 = args[i]
         trap = _TrapPtr()
         error = _unchecked(context(), funcref, values, slots, ctypes.byref(trap))
         if error:

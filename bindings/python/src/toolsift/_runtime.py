@@ -34,7 +34,8 @@ _EXPORTS: Dict[str, Tuple[List[str], List[str]]] = {
     "toolsift_alloc": (["i32"], ["i32"]),
     "toolsift_free": (["i32"], []),
     "toolsift_version": ([], ["i64"]),
-    "toolsift_open": (["i32", "i32"], ["i64"]),
+    "toolsift_set_memory_limit": (["i64"], ["i64"]),
+    "toolsift_open_owned": (["i32", "i32"], ["i64"]),
     "toolsift_close": (["i32"], ["i32"]),
     "toolsift_info": (["i32"], ["i64"]),
     "toolsift_search": (["i32", "i32", "i32", "i32"], ["i64"]),
@@ -185,10 +186,14 @@ class Instance:
                 if got != (params, results):
                     raise host_failure(f"module broke the ABI: export {name} has signature {got}, want {(params, results)}")
                 # The signature is checked: the export may be called unchecked.
-                fns[name] = exporter(store, fn, len(params), results[0] if results else "")
+                fns[name] = exporter(store, fn, params, results[0] if results else "")
             init = exports["_initialize"]
             assert isinstance(init, wasmtime.Func)
             init(store)
+            # The module keeps its heap a sixteenth below the limit it is
+            # told; a large catalog needs more than the 256 MiB it assumes
+            # otherwise.
+            fns["toolsift_set_memory_limit"](memory_limit)
         except KeyError as exc:
             raise host_failure(f"module broke the ABI: missing export {exc}") from None
         except TRAPS as exc:
@@ -196,7 +201,8 @@ class Instance:
         self._alloc = fns["toolsift_alloc"]
         self._free = fns["toolsift_free"]
         self._version = fns["toolsift_version"]
-        self._open = fns["toolsift_open"]
+        self._set_memory_limit = fns["toolsift_set_memory_limit"]
+        self._open = fns["toolsift_open_owned"]
         self._close = fns["toolsift_close"]
         self._info = fns["toolsift_info"]
         self._search = fns["toolsift_search"]
@@ -284,7 +290,11 @@ class Instance:
     # -- ABI calls -------------------------------------------------------
 
     def open(self, snapshot: bytes, generation: object) -> None:
-        out = self._invoke(self._open, (), (snapshot,))
+        # toolsift_open_owned: the module keeps the buffer the snapshot is
+        # copied into (it is never freed here, and never the scratch buffer),
+        # so the instance holds one copy of the snapshot, not two.
+        ptr = self._put(snapshot)
+        out = self._take(self._call(self._open, _to_i32(ptr), len(snapshot)))
         if len(out) != 4:
             self.broken = True
             raise host_failure(f"module broke the ABI: toolsift_open returned {len(out)} payload bytes, want 4")

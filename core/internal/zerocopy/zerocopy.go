@@ -1,0 +1,49 @@
+// Package zerocopy decodes parts of a snapshot body as views into it instead
+// of copies: the strings and the numeric tables that make up most of a large
+// catalog. A view keeps the whole body alive and sees any write to it, so
+// callers decode only bodies that nothing writes to again (core/snapshot
+// decodes from a private copy, or from a buffer handed over for good).
+package zerocopy
+
+import (
+	"encoding/binary"
+	"unsafe"
+
+	"github.com/tinylib/msgp/msgp"
+)
+
+// String reads a MessagePack string as a view into b. The generated decoders
+// call it in place of msgp.ReadStringBytes (go:generate rewrites them).
+func String(b []byte) (string, []byte, error) {
+	v, rest, err := msgp.ReadStringZC(b)
+	if err != nil || len(v) == 0 {
+		return "", rest, err
+	}
+	return unsafe.String(unsafe.SliceData(v), len(v)), rest, nil
+}
+
+// Uint32s returns the little-endian u32 values packed in b, which must be a
+// whole number of them. On a little-endian platform that loads unaligned
+// words in hardware, the result is a view into b; elsewhere it is a copy.
+func Uint32s(b []byte) []uint32 {
+	n := len(b) / 4
+	if n == 0 {
+		return []uint32{}
+	}
+	if littleEndian && (unalignedLoads || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 == 0) {
+		// Memory order is the table's order: the bytes are the values.
+		return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), n)
+	}
+	out := make([]uint32, n)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return out
+}
+
+// littleEndian reports the byte order of this platform (wasm, amd64 and
+// arm64 are little-endian; s390x is not).
+var littleEndian = func() bool {
+	probe := uint16(1)
+	return *(*byte)(unsafe.Pointer(&probe)) == 1
+}()

@@ -1,0 +1,51 @@
+package zerocopy
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/tinylib/msgp/msgp"
+)
+
+func TestStringIsAView(t *testing.T) {
+	b := msgp.AppendString(nil, "飞书 chat")
+	b = msgp.AppendInt(b, 7)
+	s, rest, err := String(b)
+	require.NoError(t, err)
+	require.Equal(t, "飞书 chat", s)
+	require.Len(t, rest, 1)
+	b[len(b)-2] = 'T'
+	require.Equal(t, "飞书 chaT", s, "the string shares b's memory")
+
+	_, _, err = String([]byte{0xa5, 'a'}) // a 5-byte string with 1 byte
+	require.Error(t, err)
+	s, _, err = String(msgp.AppendString(nil, ""))
+	require.NoError(t, err)
+	require.Equal(t, "", s)
+}
+
+func TestUint32sAtEveryAlignment(t *testing.T) {
+	want := []uint32{0, 1, 0xdeadbeef, 1 << 31, 42}
+	packed := make([]byte, 4*len(want))
+	for i, v := range want {
+		binary.LittleEndian.PutUint32(packed[4*i:], v)
+	}
+	backing := make([]byte, len(packed)+3)
+	for offset := range 4 {
+		b := backing[offset : offset+len(packed)]
+		copy(b, packed)
+		require.Equal(t, want, Uint32s(b), "offset %d", offset)
+	}
+	require.Equal(t, []uint32{}, Uint32s(nil))
+}
+
+func TestUint32sViewsInPlaceHere(t *testing.T) {
+	if !littleEndian || !unalignedLoads {
+		t.Skip("this platform copies")
+	}
+	b := make([]byte, 9)[1:]
+	got := Uint32s(b)
+	b[0] = 5
+	require.Equal(t, uint32(5), got[0], "the values share b's memory")
+}
