@@ -19,27 +19,71 @@ import (
 //go:generate go run github.com/tinylib/msgp@v1.6.5 -file packed.go -o packed_gen.go -unexported -io=false -tests=false
 //go:generate perl -pi -e "s/msgp\\.ReadStringBytes\\(/readStringView(/g" packed_gen.go
 
-//msgp:ignore Index Field
+//msgp:ignore Index Field u32Table
 //msgp:tuple packedIndex packedField
 
 type packedIndex struct {
 	Docs   uint32                         `msg:"docs"`
 	Fields [profile.NumFields]packedField `msg:"fields"`
 	// The vocabulary (see vocabulary.go), prebuilt.
-	Vocabulary string `msg:"vocabulary"`          // all distinct terms, sorted, concatenated
-	VocabEnds  []byte `msg:"vocab_ends,zerocopy"` // u32 end offset of each term
-	VocabRefs  []byte `msg:"vocab_refs,zerocopy"` // u32 per term per field: position + 1, or 0
-	VocabTable []byte `msg:"vocab_table,zerocopy"`
+	Vocabulary string   `msg:"vocabulary"` // all distinct terms, sorted, concatenated
+	VocabEnds  u32Table `msg:"vocab_ends"` // end offset of each term
+	VocabRefs  u32Table `msg:"vocab_refs"` // per term per field: position + 1, or 0
+	VocabTable u32Table `msg:"vocab_table"`
 }
 
 type packedField struct {
-	Terms        string `msg:"terms"`                  // all terms, concatenated in order
-	TermEnds     []byte `msg:"term_ends,zerocopy"`     // u32 end offset of each term in Terms
-	PostingStart []byte `msg:"posting_start,zerocopy"` // u32 per term, plus the end
-	PostingDoc   []byte `msg:"posting_doc,zerocopy"`   // u32 per posting
-	PostingTF    []byte `msg:"posting_tf,zerocopy"`    // u32 per posting
-	DocLen       []byte `msg:"doc_len,zerocopy"`       // u32 per document
+	Terms        string   `msg:"terms"`         // all terms, concatenated in order
+	TermEnds     u32Table `msg:"term_ends"`     // end offset of each term in Terms
+	PostingStart u32Table `msg:"posting_start"` // per term, plus the end
+	PostingDoc   u32Table `msg:"posting_doc"`   // per posting
+	PostingTF    u32Table `msg:"posting_tf"`    // per posting
+	DocLen       u32Table `msg:"doc_len"`       // per document
 }
+
+// u32Table is a table of little-endian u32 values. It is written as a
+// MessagePack bin whose first len%4 bytes are zero padding, as many as put
+// the values at a 4-byte-aligned offset of the snapshot (MarshalMsg appends
+// to the whole snapshot so far). Decoded in place, an aligned table is a view
+// into the snapshot instead of a copy (core/internal/zerocopy): at 100,000
+// tools that is 60 MiB less, and searches read aligned tables faster.
+type u32Table []byte
+
+// MarshalMsg appends the table, padded to an aligned offset of b.
+func (t u32Table) MarshalMsg(b []byte) ([]byte, error) {
+	var header, zeros [8]byte
+	for pad := range 4 {
+		size := uint32(len(t) + pad)
+		if (len(b)+len(msgp.AppendBytesHeader(header[:0], size))+pad)%4 == 0 {
+			b = msgp.AppendBytesHeader(b, size)
+			b = append(b, zeros[:pad]...)
+			return append(b, t...), nil
+		}
+	}
+	// No padding aligns it (the header would change size): stored
+	// unaligned, it is read as a copy.
+	return msgp.AppendBytes(b, t), nil
+}
+
+// UnmarshalMsg reads a table in place and drops its padding, which must be
+// zero.
+func (t *u32Table) UnmarshalMsg(b []byte) ([]byte, error) {
+	v, rest, err := msgp.ReadBytesZC(b)
+	if err != nil {
+		return rest, err
+	}
+	pad := len(v) % 4
+	for _, c := range v[:pad] {
+		if c != 0 {
+			return rest, fmt.Errorf("table padding is not zero")
+		}
+	}
+	*t = v[pad:]
+	return rest, nil
+}
+
+// Msgsize is an upper bound of the encoded size (msgp.Sizer).
+func (t u32Table) Msgsize() int { return msgp.BytesPrefixSize + 3 + len(t) }
 
 // MarshalMsg appends the packed index (msgp.Marshaler).
 func (ix *Index) MarshalMsg(b []byte) ([]byte, error) {
@@ -117,7 +161,7 @@ func (ix *Index) UnmarshalMsg(b []byte) ([]byte, error) {
 }
 
 // packStrings concatenates strings and records where each ends.
-func packStrings(values []string) (string, []byte) {
+func packStrings(values []string) (string, u32Table) {
 	size := 0
 	for _, v := range values {
 		size += len(v)
@@ -132,7 +176,7 @@ func packStrings(values []string) (string, []byte) {
 }
 
 // unpackStrings cuts text at the packed end offsets (substrings: no copies).
-func unpackStrings(text string, packedEnds []byte) ([]string, error) {
+func unpackStrings(text string, packedEnds u32Table) ([]string, error) {
 	ends, err := unpackU32(packedEnds)
 	if err != nil {
 		return nil, err
@@ -157,7 +201,7 @@ func (ix *Index) Msgsize() int {
 	n := 64
 	for f := range ix.Fields {
 		field := &ix.Fields[f]
-		n += 6*msgp.BytesPrefixSize + 64 + 4*(2*len(field.Terms)+1+2*len(field.PostingDoc)+len(field.DocLen))
+		n += 6*(msgp.BytesPrefixSize+3) + 64 + 4*(2*len(field.Terms)+1+2*len(field.PostingDoc)+len(field.DocLen))
 		for _, term := range field.Terms {
 			n += len(term)
 		}
@@ -165,7 +209,7 @@ func (ix *Index) Msgsize() int {
 	return n
 }
 
-func packU32(values []uint32) []byte {
+func packU32(values []uint32) u32Table {
 	out := make([]byte, 4*len(values))
 	for i, v := range values {
 		binary.LittleEndian.PutUint32(out[4*i:], v)
@@ -173,8 +217,8 @@ func packU32(values []uint32) []byte {
 	return out
 }
 
-// unpackU32 reads a packed table, in place where the platform allows.
-func unpackU32(b []byte) ([]uint32, error) {
+// unpackU32 reads a packed table, in place where it is aligned.
+func unpackU32(b u32Table) ([]uint32, error) {
 	if len(b)%4 != 0 {
 		return nil, fmt.Errorf("packed table of %d bytes is not a whole number of u32", len(b))
 	}

@@ -13,11 +13,31 @@ func (z *packedField) MarshalMsg(b []byte) (o []byte, err error) {
 	// array header, size 6
 	o = append(o, 0x96)
 	o = msgp.AppendString(o, z.Terms)
-	o = msgp.AppendBytes(o, z.TermEnds)
-	o = msgp.AppendBytes(o, z.PostingStart)
-	o = msgp.AppendBytes(o, z.PostingDoc)
-	o = msgp.AppendBytes(o, z.PostingTF)
-	o = msgp.AppendBytes(o, z.DocLen)
+	o, err = z.TermEnds.MarshalMsg(o)
+	if err != nil {
+		err = msgp.WrapError(err, "TermEnds")
+		return
+	}
+	o, err = z.PostingStart.MarshalMsg(o)
+	if err != nil {
+		err = msgp.WrapError(err, "PostingStart")
+		return
+	}
+	o, err = z.PostingDoc.MarshalMsg(o)
+	if err != nil {
+		err = msgp.WrapError(err, "PostingDoc")
+		return
+	}
+	o, err = z.PostingTF.MarshalMsg(o)
+	if err != nil {
+		err = msgp.WrapError(err, "PostingTF")
+		return
+	}
+	o, err = z.DocLen.MarshalMsg(o)
+	if err != nil {
+		err = msgp.WrapError(err, "DocLen")
+		return
+	}
 	return
 }
 
@@ -38,27 +58,27 @@ func (z *packedField) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.WrapError(err, "Terms")
 		return
 	}
-	z.TermEnds, bts, err = msgp.ReadBytesZC(bts)
+	bts, err = z.TermEnds.UnmarshalMsg(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "TermEnds")
 		return
 	}
-	z.PostingStart, bts, err = msgp.ReadBytesZC(bts)
+	bts, err = z.PostingStart.UnmarshalMsg(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "PostingStart")
 		return
 	}
-	z.PostingDoc, bts, err = msgp.ReadBytesZC(bts)
+	bts, err = z.PostingDoc.UnmarshalMsg(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "PostingDoc")
 		return
 	}
-	z.PostingTF, bts, err = msgp.ReadBytesZC(bts)
+	bts, err = z.PostingTF.UnmarshalMsg(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "PostingTF")
 		return
 	}
-	z.DocLen, bts, err = msgp.ReadBytesZC(bts)
+	bts, err = z.DocLen.UnmarshalMsg(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "DocLen")
 		return
@@ -69,7 +89,7 @@ func (z *packedField) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *packedField) Msgsize() (s int) {
-	s = 1 + msgp.StringPrefixSize + len(z.Terms) + msgp.BytesPrefixSize + len(z.TermEnds) + msgp.BytesPrefixSize + len(z.PostingStart) + msgp.BytesPrefixSize + len(z.PostingDoc) + msgp.BytesPrefixSize + len(z.PostingTF) + msgp.BytesPrefixSize + len(z.DocLen)
+	s = 1 + msgp.StringPrefixSize + len(z.Terms) + z.TermEnds.Msgsize() + z.PostingStart.Msgsize() + z.PostingDoc.Msgsize() + z.PostingTF.Msgsize() + z.DocLen.Msgsize()
 	return
 }
 
@@ -88,9 +108,21 @@ func (z *packedIndex) MarshalMsg(b []byte) (o []byte, err error) {
 		}
 	}
 	o = msgp.AppendString(o, z.Vocabulary)
-	o = msgp.AppendBytes(o, z.VocabEnds)
-	o = msgp.AppendBytes(o, z.VocabRefs)
-	o = msgp.AppendBytes(o, z.VocabTable)
+	o, err = z.VocabEnds.MarshalMsg(o)
+	if err != nil {
+		err = msgp.WrapError(err, "VocabEnds")
+		return
+	}
+	o, err = z.VocabRefs.MarshalMsg(o)
+	if err != nil {
+		err = msgp.WrapError(err, "VocabRefs")
+		return
+	}
+	o, err = z.VocabTable.MarshalMsg(o)
+	if err != nil {
+		err = msgp.WrapError(err, "VocabTable")
+		return
+	}
 	return
 }
 
@@ -133,17 +165,17 @@ func (z *packedIndex) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.WrapError(err, "Vocabulary")
 		return
 	}
-	z.VocabEnds, bts, err = msgp.ReadBytesZC(bts)
+	bts, err = z.VocabEnds.UnmarshalMsg(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "VocabEnds")
 		return
 	}
-	z.VocabRefs, bts, err = msgp.ReadBytesZC(bts)
+	bts, err = z.VocabRefs.UnmarshalMsg(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "VocabRefs")
 		return
 	}
-	z.VocabTable, bts, err = msgp.ReadBytesZC(bts)
+	bts, err = z.VocabTable.UnmarshalMsg(bts)
 	if err != nil {
 		err = msgp.WrapError(err, "VocabTable")
 		return
@@ -158,6 +190,6 @@ func (z *packedIndex) Msgsize() (s int) {
 	for za0001 := range z.Fields {
 		s += z.Fields[za0001].Msgsize()
 	}
-	s += msgp.StringPrefixSize + len(z.Vocabulary) + msgp.BytesPrefixSize + len(z.VocabEnds) + msgp.BytesPrefixSize + len(z.VocabRefs) + msgp.BytesPrefixSize + len(z.VocabTable)
+	s += msgp.StringPrefixSize + len(z.Vocabulary) + z.VocabEnds.Msgsize() + z.VocabRefs.Msgsize() + z.VocabTable.Msgsize()
 	return
 }

@@ -37,7 +37,9 @@ import (
 // FormatVersion is the snapshot layout this package writes and reads.
 // Version 1 had a 24-byte header with a CRC-32C of the body; version 2 has
 // the XXH64 of the body, which WebAssembly computes seven times faster.
-const FormatVersion = 2
+// Version 3 pads the index's u32 tables to aligned offsets (see core/index),
+// so that they are read in place; a version 2 reader refuses its padding.
+const FormatVersion = 3
 
 const (
 	magic      = "TSIFTSNP"

@@ -23,14 +23,16 @@ func String(b []byte) (string, []byte, error) {
 }
 
 // Uint32s returns the little-endian u32 values packed in b, which must be a
-// whole number of them. On a little-endian platform that loads unaligned
-// words in hardware, the result is a view into b; elsewhere it is a copy.
+// whole number of them: a view into b when b is 4-byte aligned on a
+// little-endian platform, a copy otherwise. Views of unaligned tables were
+// tried: every platform we run on loads them, but the searches that read
+// them ran 4–5% slower in wazero.
 func Uint32s(b []byte) []uint32 {
 	n := len(b) / 4
 	if n == 0 {
 		return []uint32{}
 	}
-	if littleEndian && (unalignedLoads || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 == 0) {
+	if littleEndian && uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 == 0 {
 		// Memory order is the table's order: the bytes are the values.
 		return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), n)
 	}
