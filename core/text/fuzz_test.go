@@ -10,6 +10,7 @@ import (
 var fuzzSeeds = []string{
 	"",
 	"给群里发文件并确认消息已读",
+	"查询日程，确认（已读）；＜\u0338　“审批”",
 	"读取 openConversationId 对应的群消息",
 	"task_id file-path v2Api",
 	"ｃｈａｔ．ｓｅｎｄ",

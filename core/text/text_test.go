@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/unicode/norm"
@@ -215,4 +216,34 @@ func TestClassifyAllRunes(t *testing.T) {
 			t.Fatalf("classify(U+%04X) = %d %v %v, want %d %v %v", r, class, upper, ld, wantClass, wantUpper, wantLD)
 		}
 	}
+}
+
+// TestSimpleNFKCRunes checks the premise of simpleNFKC for every rune it
+// accepts (ASCII and simpleForm's), against x/text: the rune's NFKC form is
+// the one simpleNFKC writes, that form is normal, and both the rune and its
+// form start a normalisation segment (nothing on their left composes with
+// them).
+func TestSimpleNFKCRunes(t *testing.T) {
+	accepted := 0
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		form, kept := r, true
+		if r >= utf8.RuneSelf {
+			if form, kept = simpleForm(r); form == 0 {
+				continue
+			}
+		}
+		accepted++
+		s := string(r)
+		require.Equal(t, norm.NFKC.String(s), string(form), "%U", r)
+		require.Equal(t, kept, form == r, "%U", r)
+		require.True(t, norm.NFKC.IsNormalString(string(form)), "%U", r)
+		for _, p := range []norm.Properties{norm.NFKC.PropertiesString(s), norm.NFKC.PropertiesString(string(form))} {
+			require.True(t, p.BoundaryBefore(), "%U may compose with what precedes it", r)
+		}
+	}
+	require.Greater(t, accepted, 20000)
+	for _, s := range []string{"订单，查询（已读）", "a，b", "＜\u0338", "a\u0301订", "。\u3099", "审　批"} {
+		require.Equal(t, norm.NFKC.String(s), NFKC(s), "input %q", s)
+	}
+	require.Zero(t, testing.AllocsPerRun(100, func() { _ = NFKC("给群里发文件、确认“已读”") }))
 }
