@@ -81,8 +81,8 @@ func simpleForm(r rune) (form rune, kept bool) {
 	case r == 0x3000: // ideographic space
 		return ' ', false
 	case r == 0x3001, r == 0x3002, // 、。
-		r >= 0x300A && r <= 0x3011, // 《》「」『』【】
-		r == 0x2014,                // —
+		r >= 0x300A && r <= 0x3011,                         // 《》「」『』【】
+		r == 0x2014,                                        // —
 		r == 0x2018, r == 0x2019, r == 0x201C, r == 0x201D: // ‘’“”
 		return r, true
 	}
