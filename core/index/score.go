@@ -267,7 +267,11 @@ func (s *Scratch) accumulate(f profile.Field, docs []uint32, impacts []float64, 
 // add is accumulate without marking documents, for dense queries (see
 // Score); the same invariants keep its accesses in range. It is kept out of
 // line: inlined into Score, its loop would run inside Score's larger
-// dispatch table in WebAssembly, at twice the cost.
+// dispatch table in WebAssembly, at twice the cost. It adds four postings
+// per iteration, in posting order (so every sum has the same bits): a loop's
+// back edge is a dispatch in WebAssembly, and the DWS intents ran 7% faster
+// on V8 and 12% faster on wasmtime for it (no change on wazero; the same
+// unrolling of accumulate changed nothing anywhere).
 //
 //go:noinline
 func (s *Scratch) add(f profile.Field, docs []uint32, impacts []float64, qtf float64) {
@@ -277,8 +281,17 @@ func (s *Scratch) add(f profile.Field, docs []uint32, impacts []float64, qtf flo
 	impacts = impacts[:len(docs)]
 	_ = s.acc[len(s.mark)-1]
 	acc := unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.acc)), uintptr(f)*8)
+	const row = uintptr(profile.NumFields) * 8
+	for len(docs) >= 4 {
+		d, m := docs[:4:4], impacts[:4:4]
+		*(*float64)(unsafe.Add(acc, uintptr(d[0])*row)) += float64(m[0] * qtf)
+		*(*float64)(unsafe.Add(acc, uintptr(d[1])*row)) += float64(m[1] * qtf)
+		*(*float64)(unsafe.Add(acc, uintptr(d[2])*row)) += float64(m[2] * qtf)
+		*(*float64)(unsafe.Add(acc, uintptr(d[3])*row)) += float64(m[3] * qtf)
+		docs, impacts = docs[4:], impacts[4:]
+	}
 	for i, doc := range docs {
-		sum := (*float64)(unsafe.Add(acc, uintptr(doc)*uintptr(profile.NumFields)*8))
+		sum := (*float64)(unsafe.Add(acc, uintptr(doc)*row))
 		*sum += float64(impacts[i] * qtf)
 	}
 }

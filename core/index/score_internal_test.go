@@ -62,3 +62,33 @@ func TestAccumulateMatchesPlainLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestAddMatchesPlainLoop checks the unrolled dense loop against the obvious
+// one, bit for bit: lists of every length (so every remainder after the
+// groups of four), repeated documents (a repeat inside one group of four must
+// add in posting order too) and several lists into the same rows.
+func TestAddMatchesPlainLoop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	s := new(Scratch)
+	for round := 0; round < 300; round++ {
+		docs := 1 + rng.IntN(16)
+		s.reset(docs)
+		s.dense = true
+		want := make([][profile.NumFields]float64, docs)
+		for l := 0; l < 1+rng.IntN(6); l++ {
+			f := profile.Field(rng.IntN(int(profile.NumFields)))
+			list := make([]uint32, rng.IntN(3*docs+1))
+			impacts := make([]float64, len(list))
+			for i := range list {
+				list[i] = uint32(rng.IntN(docs))
+				impacts[i] = rng.Float64() * 10
+			}
+			qtf := 0.5 + rng.Float64()
+			s.add(f, list, impacts, qtf)
+			for i, doc := range list {
+				want[doc][f] += float64(impacts[i] * qtf)
+			}
+		}
+		require.Equal(t, want, s.acc, "round %d", round)
+	}
+}
