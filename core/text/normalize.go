@@ -46,6 +46,12 @@ func simpleNFKC(s string) (out string, ok bool) {
 			i++
 			continue
 		}
+		// Lead bytes E4–E9 with two continuation bytes are U+4000–U+9FFF,
+		// CJK ideographs: kept, and decoded without a call.
+		if c >= 0xE4 && c <= 0xE9 && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
+			i += 3
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		form, kept := simpleForm(r)
 		if form == 0 {
@@ -74,7 +80,7 @@ func simpleNFKC(s string) (out string, ok bool) {
 // the rune is not one of these.
 func simpleForm(r rune) (form rune, kept bool) {
 	switch {
-	case r >= 0x4E00 && r <= 0x9FFF: // CJK Unified Ideographs
+	case r >= 0x4000 && r <= 0x9FFF: // CJK ideographs (and the Yijing hexagrams)
 		return r, true
 	case r >= 0xFF01 && r <= 0xFF5E: // fullwidth ASCII: ，；（）：
 		return r - 0xFEE0, false
