@@ -80,7 +80,7 @@ export class Engine {
   /** The exact compact tool-search.v1 response (no newline), decoded as UTF-8. */
   searchRaw(request, { explain = false } = {}) {
     const data = encodeRequest(request);
-    return decodeText(this.#live().search(data, explain ? 1 : 0));
+    return this.#live().search(data, explain ? 1 : 0);
   }
 
   /** The parsed tool-search.v1 response. */

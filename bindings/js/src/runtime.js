@@ -200,8 +200,10 @@ export class Instance {
     return ptr;
   }
 
-  /** Copy a result out, free it, and return the payload bytes or throw its error. */
-  take(descriptor) {
+  /** Copy a result out, free it, and return the payload bytes (or, with
+   * `text`, the payload decoded as UTF-8 straight from linear memory, which
+   * saves a copy) or throw its error. */
+  take(descriptor, text = false) {
     const d = BigInt.asUintN(64, BigInt(descriptor));
     const ptr = Number(d >> 32n);
     const n = Number(d & 0xffffffffn);
@@ -211,7 +213,9 @@ export class Instance {
       throw hostFailure(`module broke the ABI: result descriptor 0x${d.toString(16)} (memory ${mem.byteLength} bytes)`);
     }
     const status = mem[ptr];
-    const payload = mem.slice(ptr + 1, ptr + n); // a copy
+    const payload = text && status === 0
+      ? decoder.decode(mem.subarray(ptr + 1, ptr + n)) // read before the free
+      : mem.slice(ptr + 1, ptr + n); // a copy
     this.call("toolsift_free", ptr | 0);
     if (status === 0) return payload;
     if (status === 1) throw decodeModuleError(decoder.decode(payload));
@@ -219,7 +223,7 @@ export class Instance {
     throw hostFailure(`module broke the ABI: result status byte ${status}`);
   }
 
-  invoke(name, lead, bufs, trail = []) {
+  invoke(name, lead, bufs, trail = [], text = false) {
     const ptrs = [];
     const params = [...lead];
     if (bufs.length === 1 && bufs[0].byteLength > 0 && bufs[0].byteLength <= SCRATCH_BYTES) {
@@ -237,7 +241,7 @@ export class Instance {
       }
       params.push(...trail);
       const descriptor = this.call(name, ...params);
-      return this.take(descriptor);
+      return this.take(descriptor, text);
     } finally {
       if (!this.broken) for (const p of ptrs) if (p) this.call("toolsift_free", p | 0);
     }
@@ -271,7 +275,8 @@ export class Instance {
   }
 
   info() { return this.take(this.call("toolsift_info", this.handle | 0)); }
-  search(request, flags) { return this.invoke("toolsift_search", [this.handle | 0], [request], [flags]); }
+  /** The answer to a search request, as a string. */
+  search(request, flags) { return this.invoke("toolsift_search", [this.handle | 0], [request], [flags], true); }
   inspect(request) { return this.invoke("toolsift_inspect", [this.handle | 0], [request]); }
   version() { return this.take(this.call("toolsift_version")); }
   buildSnapshot(fmt, catalog) { return this.invoke("toolsift_build_snapshot", [], [fmt, catalog]); }
