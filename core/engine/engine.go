@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -48,6 +49,11 @@ type built struct {
 	coresByFirstByte [256][]int32
 
 	scratch sync.Pool // *scratch
+
+	// references holds, per tool, the part of its reference that depends
+	// on the tool alone, with that part already encoded (its Head): built
+	// the first time the tool is in an answer, then only copied.
+	references []atomic.Pointer[wire.ToolReference]
 }
 
 // document is what the pipeline needs per tool besides the catalog entry.
@@ -163,6 +169,7 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
 	e.identity = identity
 
 	e.docs = make([]document, len(e.tools))
+	e.references = make([]atomic.Pointer[wire.ToolReference], len(e.tools))
 	e.executable = make([]bool, len(e.tools))
 	for doc, tool := range e.tools {
 		e.docs[doc] = document{

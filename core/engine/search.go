@@ -28,6 +28,16 @@ type query struct {
 // failed request never changes the engine.
 func (e *Engine) Search(request wire.SearchRequest) (*wire.SearchResponse, *wire.Error) {
 	response, _, err := e.answer(request, nil)
+	if response != nil {
+		// The caller owns the response: nothing in it is shared with the
+		// engine's cache, and no encoded Head can go stale if it edits a
+		// reference.
+		for i := range response.Candidates {
+			c := &response.Candidates[i]
+			c.Head = wire.ReferenceHead{}
+			c.TruncatedFields = slices.Clone(c.TruncatedFields)
+		}
+	}
 	return response, err
 }
 
@@ -320,8 +330,25 @@ func breakdown(score float64, fields *[profile.NumFields]float64, avoidWhen stri
 	return b
 }
 
-// reference builds the public pointer to a tool, truncating long prose.
+// reference returns the public pointer to a tool for one answer: the
+// tool's cached part (see built.references) with this answer's fields.
+// Racing first uses build equal values, and either may stay cached.
 func (e *Engine) reference(doc int, matched, sources []string) wire.ToolReference {
+	cached := e.references[doc].Load()
+	if cached == nil {
+		ref := e.toolReference(doc)
+		ref.Head = wire.EncodeReferenceHead(&ref)
+		e.references[doc].Store(&ref)
+		cached = &ref
+	}
+	ref := *cached
+	ref.MatchedFields, ref.RankSources = matched, sources
+	return ref
+}
+
+// toolReference is the part of a tool's reference that depends on the tool
+// alone, with long prose truncated.
+func (e *Engine) toolReference(doc int) wire.ToolReference {
 	tool := e.tools[doc]
 	title := truncateRunes(tool.Title, wire.MaxSummaryRunes)
 	full, limit := tool.Selection.AgentSummary, wire.MaxSummaryRunes
@@ -346,8 +373,6 @@ func (e *Engine) reference(doc int, matched, sources []string) wire.ToolReferenc
 		Risk:            tool.Safety.Risk,
 		Confirmation:    tool.Safety.Confirmation,
 		Idempotency:     tool.Safety.Idempotency,
-		MatchedFields:   matched,
-		RankSources:     sources,
 		TruncatedFields: truncated,
 		RequiresInspect: true,
 	}

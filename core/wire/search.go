@@ -122,6 +122,22 @@ type ToolReference struct {
 	TruncatedFields []string
 	RequiresInspect bool
 	ScoreBreakdown  *ScoreBreakdown
+	// Head, when set, is the encoding of the fields above that depend on
+	// the tool alone (CanonicalPath through Idempotency), and is written in
+	// their place. An engine encodes it once per tool (escaping a long
+	// summary is a tenth of a search in WebAssembly) and removes it from
+	// every reference it hands out.
+	Head ReferenceHead
+}
+
+// ReferenceHead is the JSON of a reference's leading fields, from
+// EncodeReferenceHead: only this package writes its bytes.
+type ReferenceHead struct{ json []byte }
+
+// EncodeReferenceHead encodes t's leading fields, for t.Head and every later
+// reference with the same values in those fields.
+func EncodeReferenceHead(t *ToolReference) ReferenceHead {
+	return ReferenceHead{json: t.appendHead(nil)}
 }
 
 // ScoreBreakdown explains a rank (only with explain on). Score is raw, not
@@ -190,17 +206,11 @@ func (r *SearchResponse) AppendJSON(dst []byte) ([]byte, error) {
 }
 
 func (t *ToolReference) appendJSON(dst []byte) ([]byte, error) {
-	dst = append(dst, `{"canonical_path":`...)
-	dst = jsonw.AppendString(dst, t.CanonicalPath, true)
-	dst = appendOptional(dst, `,"primary_cli_path":`, t.PrimaryCLIPath) // generic tools have none
-	dst = append(dst, `,"product_id":`...)
-	dst = jsonw.AppendString(dst, t.ProductID, true)
-	dst = appendOptional(dst, `,"title":`, t.Title)
-	dst = appendOptional(dst, `,"agent_summary":`, t.AgentSummary)
-	dst = appendOptional(dst, `,"effect":`, t.Effect)
-	dst = appendOptional(dst, `,"risk":`, t.Risk)
-	dst = appendOptional(dst, `,"confirmation":`, t.Confirmation)
-	dst = appendOptional(dst, `,"idempotency":`, t.Idempotency)
+	if t.Head.json != nil {
+		dst = append(dst, t.Head.json...)
+	} else {
+		dst = t.appendHead(dst)
+	}
 	dst = append(dst, `,"rank":`...)
 	dst = jsonw.AppendInt(dst, int64(t.Rank))
 	if len(t.MatchedFields) > 0 {
@@ -248,6 +258,21 @@ func (t *ToolReference) appendJSON(dst []byte) ([]byte, error) {
 		dst = append(dst, '}')
 	}
 	return append(dst, '}'), nil
+}
+
+// appendHead writes the opening brace and the fields Head stands for.
+func (t *ToolReference) appendHead(dst []byte) []byte {
+	dst = append(dst, `{"canonical_path":`...)
+	dst = jsonw.AppendString(dst, t.CanonicalPath, true)
+	dst = appendOptional(dst, `,"primary_cli_path":`, t.PrimaryCLIPath) // generic tools have none
+	dst = append(dst, `,"product_id":`...)
+	dst = jsonw.AppendString(dst, t.ProductID, true)
+	dst = appendOptional(dst, `,"title":`, t.Title)
+	dst = appendOptional(dst, `,"agent_summary":`, t.AgentSummary)
+	dst = appendOptional(dst, `,"effect":`, t.Effect)
+	dst = appendOptional(dst, `,"risk":`, t.Risk)
+	dst = appendOptional(dst, `,"confirmation":`, t.Confirmation)
+	return appendOptional(dst, `,"idempotency":`, t.Idempotency)
 }
 
 func appendOptional(dst []byte, key, value string) []byte {
