@@ -1,6 +1,7 @@
 package index
 
 import (
+	"hash/fnv"
 	"testing"
 
 	"github.com/toolsift/toolsift/core/profile"
@@ -42,6 +43,19 @@ func TestVocabularyValidation(t *testing.T) {
 		damage(ix)
 		if err := ix.Validate(); err == nil {
 			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// TestFNV32 pins the hash that stored vocabulary tables depend on: FNV-1a,
+// as hash/fnv computes it, for every length around the unrolled loop's step.
+func TestFNV32(t *testing.T) {
+	text := "给群里发文件并确认消息已读 chat.send"
+	for n := 0; n <= len(text); n++ {
+		ref := fnv.New32a()
+		ref.Write([]byte(text[:n]))
+		if got, want := fnv32(text[:n]), ref.Sum32(); got != want {
+			t.Fatalf("fnv32(%q) = %#x, want %#x", text[:n], got, want)
 		}
 	}
 }
