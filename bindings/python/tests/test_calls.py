@@ -4,6 +4,7 @@ unchecked entry point, used with the pinned wasmtime, and the public
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import subprocess
@@ -13,7 +14,7 @@ from typing import Any, List
 import toolsift
 from toolsift import _call
 
-from conftest import CHINESE_QUERY
+from conftest import CHINESE_QUERY, REPO
 
 REQUESTS: List[Any] = [
     CHINESE_QUERY,
@@ -78,3 +79,18 @@ def test_results_keep_their_sign_and_width() -> None:
         ptr = inst._call(inst._alloc, 100)
         assert ptr != 0 and inst.memory.data_len(inst.store) > (ptr & 0xFFFFFFFF)
         inst._call(inst._free, ptr)
+
+
+def test_linear_memory_never_moves() -> None:
+    # The binding reads an instance's base address once (Runtime configures
+    # wasmtime so that memory never moves): after the memory has grown, the
+    # address is the same and the answers are right.
+    with toolsift.Engine.open(instances=1) as e:
+        want = e.search_raw(CHINESE_QUERY)
+        inst = e._idle[0]
+        size = inst.memory.data_len(inst.store)
+        snap = inst.build_snapshot(b"dws", (REPO / "testdata" / "dws" / "catalog.tar.gz").read_bytes())
+        assert len(snap) > 1 << 20
+        assert inst.memory.data_len(inst.store) > 4 * size, "building a snapshot grows memory"
+        assert ctypes.addressof(inst.memory.data_ptr(inst.store).contents) == inst._base
+        assert e.search_raw(CHINESE_QUERY) == want
