@@ -27,7 +27,9 @@ func BenchmarkSearchStages(b *testing.B) {
 	shared := new(index.Scratch)
 	hits := e.index.Score(&e.profile.Weights, tokens, e.executable, shared)
 	top := index.Top(hits, 20, e.profile.ScoreQuantum)
-	response, werr := e.Search(wire.SearchRequest{Version: wire.SearchVersion, Query: q})
+	// answer, not Search: its references keep their encoded heads, as in
+	// every search that is answered with bytes.
+	response, _, werr := e.answer(wire.SearchRequest{Version: wire.SearchVersion, Query: q}, nil)
 	if werr != nil {
 		b.Fatal(werr)
 	}
