@@ -78,7 +78,7 @@ type generation struct {
 // module (decoding the catalog and index, no re-tokenising: about 21 ms for
 // the DWS catalog's 5 MB snapshot, BenchmarkWasmOpenSnapshot). The engine
 // keeps a copy of snapshot on the Go heap, and every instance holds the
-// opened snapshot in its linear memory (about 24 MiB for DWS after the open,
+// opened snapshot in its linear memory (about 20 MiB for DWS after the open,
 // growing with use as the module's Go heap grows; a new instance reserves at
 // once what the last one had after its open); further instances are created
 // on demand, each paying an instantiation and an open.

@@ -83,7 +83,7 @@ class Engine:
     validates the snapshot). An instance that traps is discarded and a new
     one is created on next use.
 
-    Each instance holds its own copy of the opened snapshot (about 24 MiB of
+    Each instance holds its own copy of the opened snapshot (about 20 MiB of
     linear memory for DWS) and is capped at ``memory_limit`` bytes of linear
     memory.
     """
