@@ -194,6 +194,10 @@ func FuzzOpen(f *testing.F) {
 			data = reseal(bytes.Clone(data)) // reach the body decoder, not just the checksum
 		}
 		e, werr := snapshot.Open(data)
+		// Decoding in place must decide exactly as decoding a copy does.
+		if _, owned := snapshot.OpenOwned(bytes.Clone(data)); (werr == nil) != (owned == nil) || (werr != nil && werr.Reason != owned.Reason) {
+			t.Fatalf("Open refused with %v, OpenOwned with %v", werr, owned)
+		}
 		if werr != nil {
 			if werr.Reason == "" {
 				t.Fatalf("untyped refusal: %v", werr)
