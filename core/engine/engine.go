@@ -52,7 +52,9 @@ type built struct {
 
 	// references holds, per tool, the part of its reference that depends
 	// on the tool alone, with that part already encoded (its Head): built
-	// the first time the tool is in an answer, then only copied.
+	// the first time the tool is in an answer, then only copied. It grows
+	// to at most one entry per tool, each about the size of the tool's
+	// title and summary twice over (a few hundred bytes).
 	references []atomic.Pointer[wire.ToolReference]
 }
 
