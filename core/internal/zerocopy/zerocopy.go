@@ -26,7 +26,7 @@ func String(b []byte) (string, []byte, error) {
 // whole number of them: a view into b when b is 4-byte aligned on a
 // little-endian platform, a copy otherwise. Views of unaligned tables were
 // tried: every platform we run on loads them, but the searches that read
-// them ran 4–5% slower in wazero.
+// them ran 3–5% slower in wazero.
 func Uint32s(b []byte) []uint32 {
 	n := len(b) / 4
 	if n == 0 {
