@@ -351,28 +351,22 @@ func (in *instance) take(ctx context.Context, descriptor uint64) ([]byte, error)
 func (in *instance) invoke(ctx context.Context, fn int, lead []uint64, bufs [][]byte, trail ...uint64) ([]byte, error) {
 	var params [4]uint64
 	k := copy(params[:], lead)
-	if len(bufs) == 1 && len(bufs[0]) > 0 && len(bufs[0]) <= wire.MaxRequestBytes {
-		// The module reads a request during the call only: the instance's
-		// request buffer carries it.
-		if !in.mem.Write(in.request, bufs[0]) {
-			return nil, abiErrorf("toolsift_alloc returned %#x for the request buffer, outside memory of %d bytes", in.request, in.mem.Size())
-		}
-		params[k], params[k+1] = uint64(in.request), uint64(len(bufs[0]))
-		k += 2
-		k += copy(params[k:], trail)
-		descriptor, err := in.call(ctx, fn, params[:k]...)
-		if err != nil {
-			return nil, err
-		}
-		return in.take(ctx, descriptor)
-	}
-	var ptrs [2]uint32
+	var ptrs [2]uint32 // buffers to free after the call (0: none)
 	for i, b := range bufs {
-		ptr, err := in.put(ctx, b)
-		if err != nil {
-			return nil, err
+		ptr := in.request
+		if len(bufs) == 1 && len(b) > 0 && len(b) <= wire.MaxRequestBytes {
+			// The module reads a request during the call only: the
+			// instance's request buffer carries it.
+			if !in.mem.Write(ptr, b) {
+				return nil, abiErrorf("toolsift_alloc returned %#x for the request buffer, outside memory of %d bytes", ptr, in.mem.Size())
+			}
+		} else {
+			var err error
+			if ptr, err = in.put(ctx, b); err != nil {
+				return nil, err
+			}
+			ptrs[i] = ptr
 		}
-		ptrs[i] = ptr
 		params[k], params[k+1] = uint64(ptr), uint64(len(b))
 		k += 2
 	}
