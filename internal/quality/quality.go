@@ -12,6 +12,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -29,8 +30,9 @@ type Query struct {
 	Text string `json:"text"`
 }
 
-// ReadQueries reads queries.jsonl: one {"id","text",…} object per line
-// (other fields are ignored; blank lines are skipped).
+// ReadQueries reads queries.jsonl: one {"id","text",…} object per line;
+// BEIR's "_id" stands for "id", and a numeric id reads as its digits (other
+// fields are ignored; blank lines are skipped).
 func ReadQueries(r io.Reader) ([]Query, error) {
 	var queries []Query
 	scanner := bufio.NewScanner(r)
@@ -40,16 +42,38 @@ func ReadQueries(r io.Reader) ([]Query, error) {
 		if len(line) == 0 {
 			continue
 		}
-		var q Query
-		if err := json.Unmarshal(line, &q); err != nil {
+		var row struct {
+			ID     json.RawMessage `json:"id"`
+			BEIRID json.RawMessage `json:"_id"`
+			Text   string          `json:"text"`
+		}
+		if err := json.Unmarshal(line, &row); err != nil {
 			return nil, fmt.Errorf("queries line %d: %w", n, err)
 		}
-		if q.ID == "" {
-			return nil, fmt.Errorf("queries line %d: no \"id\"", n)
+		raw := row.ID
+		if len(raw) == 0 || string(raw) == "null" {
+			raw = row.BEIRID
 		}
-		queries = append(queries, q)
+		id, err := queryID(raw)
+		if err != nil {
+			return nil, fmt.Errorf("queries line %d: %w", n, err)
+		}
+		queries = append(queries, Query{ID: id, Text: row.Text})
 	}
 	return queries, scanner.Err()
+}
+
+// queryID reads an id that is a JSON string or number.
+func queryID(raw json.RawMessage) (string, error) {
+	var id string
+	if json.Unmarshal(raw, &id) == nil && id != "" {
+		return id, nil
+	}
+	var number json.Number
+	if json.Unmarshal(raw, &number) == nil && number != "" {
+		return number.String(), nil
+	}
+	return "", errors.New(`no "id" or "_id" (a non-empty string or a number)`)
 }
 
 // Qrels maps a query ID to its judged documents and their relevance grades

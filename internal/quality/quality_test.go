@@ -65,6 +65,19 @@ func TestReadQrelsAndQueries(t *testing.T) {
 	require.Equal(t, []quality.Query{{ID: "q1", Text: "find a tool"}, {ID: "q2", Text: "找工具"}}, queries)
 	_, err = quality.ReadQueries(strings.NewReader(`{"text":"no id"}`))
 	require.ErrorContains(t, err, "line 1")
+	_, err = quality.ReadQueries(strings.NewReader(`{"id":"q1","text":"x"}` + "\n" + `{"id":true,"text":"a boolean id"}`))
+	require.ErrorContains(t, err, "line 2")
+
+	// BEIR writes "_id"; a numeric id reads as its digits, as the qrels
+	// file writes it.
+	queries, err = quality.ReadQueries(strings.NewReader(`{"_id":"q1","text":"beir"}` + "\n" + `{"_id":17,"text":"numeric"}`))
+	require.NoError(t, err)
+	require.Equal(t, []quality.Query{{ID: "q1", Text: "beir"}, {ID: "17", Text: "numeric"}}, queries)
+
+	// A qrels file without its header line reads the same.
+	headless, err := quality.ReadQrels(strings.NewReader("q1\ts::t\t1\nq1\tu\t0\nq2\tv\t2\n"))
+	require.NoError(t, err)
+	require.Equal(t, qrels, headless)
 }
 
 func TestSlices(t *testing.T) {
