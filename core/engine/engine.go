@@ -83,7 +83,7 @@ func New(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
 		}
 	}
 	e.index = builder.Finish()
-	e.index.Prepare(p.Algorithm, p.K1, p.B)
+	e.index.PrepareProfile(p)
 	return e, nil
 }
 
@@ -100,7 +100,7 @@ func NewWithIndex(cat *catalog.Catalog, p *profile.Profile, ix *index.Index) (*E
 	if err := ix.Validate(); err != nil {
 		return nil, err
 	}
-	ix.Prepare(p.Algorithm, p.K1, p.B)
+	ix.PrepareProfile(p)
 	e.index = ix
 	return e, nil
 }
@@ -193,7 +193,7 @@ func validateProfile(p *profile.Profile) error {
 		return fmt.Errorf("profile %s: k1 must be finite and positive", p.Name)
 	case !finite(p.B) || p.B < 0 || p.B > 1:
 		return fmt.Errorf("profile %s: b must be within [0, 1]", p.Name)
-	case p.Algorithm != profile.BM25 && p.Algorithm != profile.TFIDF:
+	case p.Algorithm != profile.BM25 && p.Algorithm != profile.TFIDF && p.Algorithm != profile.BM25F:
 		return fmt.Errorf("profile %s: unknown algorithm %q", p.Name, p.Algorithm)
 	case !(p.ScoreQuantum > 0):
 		return fmt.Errorf("profile %s: score quantum must be positive", p.Name)

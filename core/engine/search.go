@@ -192,6 +192,9 @@ func (e *Engine) avoidWhenReason(loweredQuery string, doc int) string {
 // map here, so with three or more matches its answer can depend on map
 // order; this rule is the deterministic reading of its intent.)
 func (e *Engine) namedProduct(queryText string) int {
+	if e.profile.NamedProductBoost == 0 {
+		return -1 // the profile has no lift
+	}
 	key := productNameKey(queryText)
 	if key == "" {
 		return -1

@@ -21,9 +21,9 @@ func (e *Engine) validate(r wire.SearchRequest) (query, *wire.Error) {
 	if q.text == "" {
 		return query{}, wire.Validation("query_required", "a query is required")
 	}
-	if utf8.RuneCountInString(q.text) > wire.MaxQueryRunes || len(q.text) > wire.MaxQueryBytes {
+	if maxRunes, maxBytes := e.profile.QueryBudget(); utf8.RuneCountInString(q.text) > maxRunes || len(q.text) > maxBytes {
 		return query{}, wire.Validation("query_too_long",
-			fmt.Sprintf("the query is longer than %d characters or %d UTF-8 bytes", wire.MaxQueryRunes, wire.MaxQueryBytes))
+			fmt.Sprintf("the query is longer than %d characters or %d UTF-8 bytes", maxRunes, maxBytes))
 	}
 	if problem := unsafeText(q.text); problem != "" {
 		return query{}, wire.Validation("dangerous_query_unicode", "the query contains "+problem)

@@ -39,6 +39,9 @@ type Index struct {
 	// vocabulary term i are written in every field.
 	lazy  *sync.Mutex
 	ready []uint32
+	// BM25F constants (see bm25f.go).
+	bm25fK1      float64
+	bm25fQueryTF string
 }
 
 // Field is one field's postings. Terms are sorted; the postings of Terms[i]
@@ -60,6 +63,8 @@ type Field struct {
 	tfidfIDF    []float64
 	tfidfWeight []float64
 	tfidfNorm   []float64
+	// BM25F: per document, w_f / (1 − b_f + b_f·dl/avgdl).
+	bm25fCoef []float64
 }
 
 // Build indexes tokens[doc][field] (a convenience over Builder).
@@ -227,6 +232,20 @@ func (ix *Index) validateFields() error {
 		}
 	}
 	return nil
+}
+
+// PrepareProfile derives what the profile's algorithm scores with (see
+// Prepare and prepareBM25F).
+func (ix *Index) PrepareProfile(p *profile.Profile) {
+	if p.Algorithm != profile.BM25F {
+		ix.Prepare(p.Algorithm, p.K1, p.B)
+		return
+	}
+	ix.algorithm = p.Algorithm
+	if ix.vocab.table == nil {
+		ix.vocab = buildVocabulary(&ix.Fields)
+	}
+	ix.prepareBM25F(p)
 }
 
 // Prepare derives the term lookup (unless a snapshot supplied it) and the

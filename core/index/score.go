@@ -52,6 +52,11 @@ type Scratch struct {
 	hits  []Hit
 	ids   []uint32
 	terms []queryTerm
+	// BM25F: one query term's per-field tf~ parts per document, and the
+	// documents the term touched (see scoreBM25F).
+	part     [][profile.NumFields]float64
+	termMark []uint8
+	termDocs []uint32
 }
 
 // The loops over a document's fields are unrolled (a loop costs a dispatch
@@ -92,6 +97,11 @@ func (ix *Index) Score(weights *[profile.NumFields]float64, tokens []string, eli
 	s.reset(ix.Docs)
 	s.weights = *weights
 	terms := ix.queryTerms(tokens, s)
+	if ix.algorithm == profile.BM25F {
+		s.weights = [profile.NumFields]float64{1, 1, 1, 1, 1} // already in the coefficients
+		ix.scoreBM25F(terms, s)
+		return s.touchedHits(eligible)
+	}
 	// A query whose postings outnumber the documents touches most of them:
 	// then marking each posting's document costs more than visiting every
 	// document once at the end, so the postings are added without marks
@@ -173,6 +183,22 @@ func (ix *Index) Score(weights *[profile.NumFields]float64, tokens []string, eli
 	}
 	s.hits = hits
 	return hits
+}
+
+// touchedHits returns the touched eligible documents with a positive score.
+func (s *Scratch) touchedHits(eligible []bool) []Hit {
+	touched := s.touched[:s.touchedCount]
+	out := s.hitBuffer(len(touched))
+	n := 0
+	for _, doc := range touched {
+		score := total(&s.acc[doc], &s.weights)
+		out[n] = Hit{Doc: doc, Score: score}
+		if score > 0 && eligible[doc] {
+			n++
+		}
+	}
+	s.hits = out[:n]
+	return s.hits
 }
 
 // hitBuffer returns s.hits with room for n hits, length n.

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/wire"
 )
 
 // Field is one indexed text field. The numeric order is the fixed order in
@@ -37,6 +38,14 @@ func (f Field) String() string { return fieldNames[f] }
 const (
 	BM25  = "fielded_bm25_ensemble"
 	TFIDF = "fielded_tfidf_cosine"
+	BM25F = "bm25f"
+)
+
+// Query term weights of BM25F: each distinct query term counts once, or
+// ln(1 + its count in the query).
+const (
+	QueryTermOnce = ""
+	QueryTermLog  = "log"
 )
 
 // Profile is an immutable ranking configuration.
@@ -46,6 +55,16 @@ type Profile struct {
 	Algorithm string // BM25 or TFIDF
 	K1, B     float64
 	Weights   [NumFields]float64
+	// FieldB is BM25F's length normalisation per field (B is unused there).
+	FieldB [NumFields]float64
+	// QueryTermWeight is BM25F's weight of a repeated query term.
+	QueryTermWeight string
+	// MaxQueryRunes and MaxQueryBytes bound a query (0: the wire defaults,
+	// the reference's 256 characters and 2 KiB).
+	MaxQueryRunes, MaxQueryBytes int
+	// GenericProjection selects what text of a tool each field indexes:
+	// false is the reference's projection (see Project).
+	GenericProjection bool
 	// IndexUseWhen indexes selection.use_when prose. Off in dws-v1: those
 	// sentences are the evaluation queries, and indexing them leaks answers.
 	IndexUseWhen bool
@@ -135,7 +154,34 @@ var GenericV1 = &Profile{
 	WeakMatchHint: "The candidates match only weakly related fields, so the capability is probably missing. Inspect at most one product to confirm; if none fits, say it is not available instead of trying each candidate.",
 }
 
-var registry = map[string]*Profile{DWSV1.Name: DWSV1, GenericV1.Name: GenericV1}
+// GenericV2 ranks any catalog that is not DWS. Every rule in it was chosen
+// by measurement on the six public tool-retrieval sets together, against a
+// plain one-field BM25; docs/QUALITY.md gives each rule and what it earned.
+var GenericV2 = &Profile{
+	Name:            "generic-v2",
+	Tokenizer:       "generic-v2",
+	Algorithm:       BM25F,
+	K1:              1.2,
+	Weights:         [NumFields]float64{Identity: 3, Summary: 2, Description: 1, Parameters: 0.5, UseWhen: 1},
+	FieldB:          [NumFields]float64{Identity: 0.75, Summary: 0.75, Description: 0.75, Parameters: 0.75, UseWhen: 0.75},
+	QueryTermWeight: QueryTermOnce,
+	MaxQueryRunes:   2048,
+	MaxQueryBytes:   8 << 10,
+
+	GenericProjection:       true,
+	IndexUseWhen:            true,
+	ResolveBareNames:        true,
+	DescriptionSummaryRunes: 160,
+
+	AvoidWhenPenalty: 0.20,
+
+	ScoreQuantum: 1e9,
+
+	AbstainHint:   GenericV1.AbstainHint,
+	WeakMatchHint: GenericV1.WeakMatchHint,
+}
+
+var registry = map[string]*Profile{DWSV1.Name: DWSV1, GenericV1.Name: GenericV1, GenericV2.Name: GenericV2}
 
 // Lookup returns the profile registered under name.
 func Lookup(name string) (*Profile, bool) {
@@ -162,6 +208,9 @@ func (p *Profile) WithAlgorithm(algorithm string) (*Profile, error) {
 // one space and empty parts are kept (so an empty group yields two spaces):
 // the reference indexes exactly these strings.
 func (p *Profile) Project(tool *catalog.Tool, product *catalog.Product) [NumFields]string {
+	if p.GenericProjection {
+		return projectGeneric(tool, product)
+	}
 	id := &tool.Identity
 	identity := []string{id.CanonicalPath, id.Path, id.CLIPath, id.PrimaryCLIPath, id.Name, id.CLIName, id.Group, id.ProductID}
 	// Users name products by display name; folding it into identity keeps a
@@ -197,7 +246,96 @@ func (p *Profile) Project(tool *catalog.Tool, product *catalog.Product) [NumFiel
 	return out
 }
 
+// QueryBudget is the longest query the profile accepts, in characters and
+// in UTF-8 bytes.
+func (p *Profile) QueryBudget() (runes, bytes int) {
+	runes, bytes = wire.MaxQueryRunes, wire.MaxQueryBytes
+	if p.MaxQueryRunes > 0 {
+		runes = p.MaxQueryRunes
+	}
+	if p.MaxQueryBytes > 0 {
+		bytes = p.MaxQueryBytes
+	}
+	return runes, bytes
+}
+
 // Names lists the registered profiles in byte order.
 func Names() []string {
 	return slices.Sorted(maps.Keys(registry))
+}
+
+// projectGeneric is the projection of generic-v2. Each field holds each
+// piece of text once: the reference's identity repeats a tool's name in
+// five forms (canonical path, path, CLI name, …), which with one-field
+// saturation costs nothing but inflates term frequencies and lengths in
+// BM25F. Parameter types ("string", "integer") are left out: every tool
+// has them, and a query that says "number" means a number, not a type.
+// Keywords and examples join use_when: words that say when a tool fits.
+func projectGeneric(tool *catalog.Tool, product *catalog.Product) [NumFields]string {
+	id := &tool.Identity
+	identity := []string{id.Name}
+	productName := strings.TrimSpace(product.Name)
+	if productName == "" {
+		productName = id.ProductID
+	}
+	identity = append(identity, productName)
+	identity = append(identity, id.Aliases...)
+
+	parameters := make([]string, 0, 3*len(tool.Parameters))
+	for i := range tool.Parameters {
+		param := &tool.Parameters[i]
+		parameters = append(parameters, param.Name, param.Description)
+		parameters = append(parameters, param.Enum...)
+	}
+	useWhen := append(slices.Clone(tool.Selection.UseWhen), tool.Selection.Examples...)
+
+	var out [NumFields]string
+	out[Identity] = withoutNumbers(strings.Join(identity, " "))
+	out[Summary] = strings.Join([]string{tool.Selection.AgentSummary, tool.Title, tool.Display}, " ")
+	out[Description] = tool.Description
+	out[Parameters] = strings.Join(parameters, " ")
+	out[UseWhen] = strings.Join(useWhen, " ")
+	return out
+}
+
+// withoutNumbers blanks every run of ASCII digits that is a whole word of s
+// (between non-alphanumeric characters or the ends): an id such as
+// "apigen_tool_17" or "17" carries no words, and indexed it would let a
+// number in a query ("book 2 tickets") match a tool's id. Digits inside a
+// word ("mp3", "base64", "v2") stay.
+func withoutNumbers(s string) string {
+	var b []byte
+	for i := 0; i < len(s); {
+		if !isDigit(s[i]) || (i > 0 && isAlnum(s[i-1])) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		if j < len(s) && isAlnum(s[j]) {
+			i = j
+			continue
+		}
+		if b == nil {
+			b = []byte(s)
+		}
+		for k := i; k < j; k++ {
+			b[k] = ' '
+		}
+		i = j
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// isAlnum: an ASCII letter or digit, or any byte of a non-ASCII rune (a
+// letter of another script keeps its digits).
+func isAlnum(c byte) bool {
+	return isDigit(c) || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
 }
