@@ -7,18 +7,23 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/beir"
+	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/internal/quality"
+	"github.com/toolsift/toolsift/testdata"
 )
 
 // runEval measures ranking quality. With --queries and --qrels it runs a
@@ -26,21 +31,24 @@ import (
 // the benchmark's corpus.jsonl); with --dws-proxy it runs the DWS
 // reference's proxy sets, derived from the served catalog itself: every
 // use_when sentence is a query whose owner is the gold tool, every
-// avoid_when sentence a query whose owner must not appear.
+// avoid_when sentence a query whose owner must not appear. Each --profile
+// gives one report, side by side.
 func runEval(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("wasmhost eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
 		common   engineFlags
+		profiles profileList
 		corpus   = fs.String("corpus", "", "a benchmark's corpus.jsonl to index (same as --catalog FILE --format beir)")
-		queries  = fs.String("queries", "", "queries.jsonl: one {\"id\",\"text\"} per line")
-		qrels    = fs.String("qrels", "", "qrels.tsv: query-id, corpus-id, grade")
+		queries  = fs.String("queries", "", "queries.jsonl: one {\"id\" or \"_id\", \"text\"} per line")
+		qrels    = fs.String("qrels", "", "qrels.tsv: query-id, corpus-id, grade (an optional header line)")
 		cutoffs  = fs.String("k", "1,5,10", fmt.Sprintf("cut-offs for nDCG, Recall and Comprehensiveness (each 1-%d)", wire.MaxLimit))
 		dwsProxy = fs.Bool("dws-proxy", false, "evaluate the served catalog's use_when intents (R@1, R@5, MRR@5) and avoid_when forbidden cases (Forbidden@1, @5), as the DWS reference does")
 		name     = fs.String("name", "", "label of the report (default: the queries file's directory)")
-		asJSON   = fs.Bool("json", false, "print the report as JSON instead of a table")
+		asJSON   = fs.Bool("json", false, "print the report as JSON instead of a table (with --profile: an array, one report per profile in flag order)")
 	)
 	common.register(fs)
+	fs.Var(&profiles, "profile", "rank with this profile instead of the catalog format's own; repeat to compare profiles side by side (known: "+strings.Join(profile.Names(), ", ")+")")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -61,56 +69,173 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wasmhost eval: --k: %v\n", err)
 		return 2
 	}
-
-	ctx := context.Background()
-	snap, err := common.snapshotBytes(ctx)
-	if err != nil {
-		fmt.Fprintf(stderr, "wasmhost: %v\n", err)
-		return 1
+	if common.snapshot != "" && common.catalog != "" {
+		fmt.Fprintln(stderr, "wasmhost eval: --snapshot and --catalog are mutually exclusive")
+		return 2
 	}
-	engine, err := common.openBytes(ctx, snap)
-	if err != nil {
-		fmt.Fprintf(stderr, "wasmhost: %v\n", err)
-		return 1
+	if common.engine != "wasm" && common.engine != "native" {
+		fmt.Fprintf(stderr, "wasmhost eval: unknown --engine %q (wasm or native)\n", common.engine)
+		return 2
 	}
-	defer engine.Close()
-	label := *name
-
-	// The catalog itself is read natively, only to list the gold sets and
-	// check the judgements; every query goes through the chosen engine.
-	body, werr := snapshot.Decode(snap)
-	if werr != nil {
-		fmt.Fprintf(stderr, "wasmhost: %v\n", werr)
-		return 1
-	}
-	var report any
-	if *dwsProxy {
-		if label == "" {
-			label = "dws-proxy"
+	var chosen []*profile.Profile
+	for _, n := range profiles {
+		p, err := lookupProfile(n)
+		if err != nil {
+			fmt.Fprintf(stderr, "wasmhost eval: --profile: %v\n", err)
+			return 2
 		}
-		report, err = evalProxy(ctx, engine, &body.Catalog, label)
-	} else {
-		if label == "" {
+		chosen = append(chosen, p)
+	}
+	label := *name
+	if label == "" {
+		label = "dws-proxy"
+		if benchmark {
 			label = benchmarkName(*queries)
 		}
-		report, err = evalBenchmark(ctx, engine, &body.Catalog, *queries, *qrels, ks, label)
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "wasmhost eval: %v\n", err)
-		return 1
+
+	ctx := context.Background()
+	runs := chosen
+	if len(runs) == 0 {
+		runs = []*profile.Profile{nil} // the format's (or the snapshot's) own
+	}
+	var benchmarks []*benchmarkReport
+	var proxies []*proxyReport
+	for _, p := range runs {
+		snap, buildMS, err := evalSnapshot(&common, p)
+		if err != nil {
+			fmt.Fprintf(stderr, "wasmhost eval: %v\n", err)
+			return 1
+		}
+		if err := func() error {
+			engine, err := common.openBytes(ctx, snap)
+			if err != nil {
+				return err
+			}
+			defer engine.Close()
+			// The catalog itself is read natively, only to list the gold
+			// sets and check the judgements; every query goes through the
+			// chosen engine.
+			body, werr := snapshot.Decode(snap)
+			if werr != nil {
+				return werr
+			}
+			if *dwsProxy {
+				r, err := evalProxy(ctx, engine, &body.Catalog, label)
+				if err != nil {
+					return err
+				}
+				r.BuildMS = buildMS
+				proxies = append(proxies, r)
+				return nil
+			}
+			r, err := evalBenchmark(ctx, engine, &body.Catalog, *queries, *qrels, ks, label)
+			if err != nil {
+				return err
+			}
+			r.BuildMS = buildMS
+			benchmarks = append(benchmarks, r)
+			return nil
+		}(); err != nil {
+			fmt.Fprintf(stderr, "wasmhost eval: %v\n", err)
+			return 1
+		}
 	}
 	if *asJSON {
+		// Without --profile there is one report, printed as the object it
+		// always was; with --profile an array, whatever its length, so
+		// that a script gets one shape for one set of flags.
+		var report any = benchmarks
+		switch {
+		case *dwsProxy && len(chosen) == 0:
+			report = proxies[0]
+		case *dwsProxy:
+			report = proxies
+		case len(chosen) == 0:
+			report = benchmarks[0]
+		}
 		out, _ := json.MarshalIndent(report, "", "  ")
 		fmt.Fprintf(stdout, "%s\n", out)
 		return 0
 	}
-	switch r := report.(type) {
-	case *benchmarkReport:
-		r.writeTable(stdout)
-	case *proxyReport:
-		r.writeTable(stdout)
+	if *dwsProxy {
+		writeProxyTable(stdout, proxies)
+	} else {
+		writeBenchmarkTable(stdout, benchmarks)
 	}
 	return 0
+}
+
+// profileList is the repeatable --profile flag.
+type profileList []string
+
+func (l *profileList) String() string { return strings.Join(*l, ",") }
+
+func (l *profileList) Set(name string) error {
+	*l = append(*l, name)
+	return nil
+}
+
+func lookupProfile(name string) (*profile.Profile, error) {
+	p, ok := profile.Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("unknown profile %q (known: %s)", name, strings.Join(profile.Names(), ", "))
+	}
+	return p, nil
+}
+
+// evalSnapshot returns the snapshot to evaluate p on, and how long building
+// it took in milliseconds (nil when a stored snapshot is served as it is).
+// A catalog is imported and indexed natively, whichever engine then serves
+// it: both engines build the same bytes, and the native build is the one
+// whose time means something. p nil keeps the format's own profile; with a
+// stored snapshot (--snapshot, or the built-in DWS one) and a profile, its
+// catalog is re-indexed with that profile.
+func evalSnapshot(f *engineFlags, p *profile.Profile) ([]byte, *float64, error) {
+	if f.catalog != "" {
+		data, err := readCatalog(f.format, f.catalog)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read catalog: %w", err)
+		}
+		start := time.Now()
+		cat, own, err := importer.Import(f.format, data)
+		if err != nil {
+			return nil, nil, fmt.Errorf("import catalog: %w", err)
+		}
+		if p == nil {
+			p = own
+		}
+		snap, err := snapshot.Build(cat, p)
+		if err != nil {
+			return nil, nil, fmt.Errorf("build snapshot: %w", err)
+		}
+		return snap, milliseconds(time.Since(start)), nil
+	}
+	stored := testdata.DWSSnapshot
+	if f.snapshot != "" {
+		var err error
+		if stored, err = os.ReadFile(f.snapshot); err != nil {
+			return nil, nil, err
+		}
+	}
+	if p == nil {
+		return stored, nil, nil
+	}
+	start := time.Now()
+	body, werr := snapshot.Decode(stored)
+	if werr != nil {
+		return nil, nil, werr
+	}
+	snap, err := snapshot.Build(&body.Catalog, p)
+	if err != nil {
+		return nil, nil, fmt.Errorf("build snapshot with profile %s: %w", p.Name, err)
+	}
+	return snap, milliseconds(time.Since(start)), nil
+}
+
+func milliseconds(d time.Duration) *float64 {
+	ms := math.Round(float64(d.Microseconds())/10) / 100
+	return &ms
 }
 
 func parseCutoffs(s string) ([]int, error) {
@@ -134,14 +259,36 @@ func benchmarkName(queriesPath string) string {
 	return queriesPath
 }
 
+// queryBudget is the longest query, in characters and in UTF-8 bytes, that
+// the profile a snapshot was built with lets through the engine's
+// validation (core/engine validate): the wire defaults unless the profile
+// says otherwise.
+//
+// TODO(lead): once (*profile.Profile).QueryBudget is committed, replace the
+// interface check by `return p.QueryBudget()`; better still, let the engine
+// say it ((*engine.Engine).QueryBudget() natively, and the module's Info),
+// so that the evaluator asks the engine it measures, not the profile table.
+func queryBudget(p *profile.Profile) (runes, bytes int) {
+	if b, ok := any(p).(interface{ QueryBudget() (int, int) }); ok && p != nil {
+		return b.QueryBudget()
+	}
+	return wire.MaxQueryRunes, wire.MaxQueryBytes
+}
+
+// servedProfile is the profile a backend serves (nil when this build does
+// not know its name, e.g. a "+algorithm" variant).
+func servedProfile(engine backend) *profile.Profile {
+	p, _ := profile.Lookup(engine.Info().Profile)
+	return p
+}
+
 // fitQuery cuts a benchmark query to the request budget (some benchmark
-// queries are whole dialogues): at most MaxQueryRunes runes and
-// MaxQueryBytes bytes, cut at a rune boundary. An agent would have to do
-// the same.
-func fitQuery(text string) (string, bool) {
+// queries are whole dialogues): at most maxRunes runes and maxBytes bytes,
+// cut at a rune boundary. An agent would have to do the same.
+func fitQuery(text string, maxRunes, maxBytes int) (string, bool) {
 	runes := 0
 	for i, r := range text {
-		if runes == wire.MaxQueryRunes || i+utf8.RuneLen(r) > wire.MaxQueryBytes {
+		if runes == maxRunes || i+utf8.RuneLen(r) > maxBytes {
 			return text[:i], true
 		}
 		runes++
@@ -150,18 +297,20 @@ func fitQuery(text string) (string, bool) {
 }
 
 // rankedPaths searches and returns the candidates' canonical paths, best
-// first. A request the engine refuses (a query of control characters, say)
-// ranks nothing; refused says so.
-func rankedPaths(ctx context.Context, engine backend, query string, limit int) (paths []string, refused bool, err error) {
+// first, and how long the search call took. A request the engine refuses
+// (a query of control characters, say) ranks nothing; refused says so.
+func rankedPaths(ctx context.Context, engine backend, query string, limit int) (paths []string, took time.Duration, refused bool, err error) {
 	request, _ := json.Marshal(map[string]any{
 		"version": wire.SearchVersion, "query": query, "limit": limit, "candidate_limit": max(wire.DefaultCandidateLimit, limit),
 	})
+	start := time.Now()
 	out, werr := engine.Search(ctx, request)
+	took = time.Since(start)
 	if werr != nil {
 		if werr.Category == wire.CategoryValidation {
-			return nil, true, nil
+			return nil, took, true, nil
 		}
-		return nil, false, werr
+		return nil, took, false, werr
 	}
 	var response struct {
 		Candidates []struct {
@@ -169,12 +318,36 @@ func rankedPaths(ctx context.Context, engine backend, query string, limit int) (
 		} `json:"candidates"`
 	}
 	if err := json.Unmarshal(out, &response); err != nil {
-		return nil, false, fmt.Errorf("response is not JSON: %w", err)
+		return nil, took, false, fmt.Errorf("response is not JSON: %w", err)
 	}
 	for _, c := range response.Candidates {
 		paths = append(paths, c.CanonicalPath)
 	}
-	return paths, false, nil
+	return paths, took, false, nil
+}
+
+// Latency summarises the time of the search calls of a set of queries, in
+// microseconds: nearest-rank percentiles of the calls as measured, so it
+// varies from run to run, unlike every other figure of a report.
+type Latency struct {
+	Queries int     `json:"queries"`
+	P50     float64 `json:"p50_us"`
+	P99     float64 `json:"p99_us"`
+}
+
+func summarizeLatency(calls []time.Duration) Latency {
+	l := Latency{Queries: len(calls)}
+	if len(calls) == 0 {
+		return l
+	}
+	sorted := slices.Clone(calls)
+	slices.Sort(sorted)
+	at := func(q float64) float64 {
+		rank := int(math.Ceil(q * float64(len(sorted))))
+		return math.Round(float64(sorted[max(rank, 1)-1].Nanoseconds())/100) / 10
+	}
+	l.P50, l.P99 = at(0.50), at(0.99)
+	return l
 }
 
 // benchmarkReport is the result of one BEIR-style benchmark.
@@ -189,9 +362,17 @@ type benchmarkReport struct {
 	Truncated int      `json:"queries_cut_to_budget"`
 	Refused   int      `json:"queries_refused"`
 	Missing   []string `json:"judged_tools_missing_from_catalog,omitempty"`
+	// QueryRunes and QueryBytes are the query budget the queries were cut
+	// to: the served profile's.
+	QueryRunes int `json:"query_budget_runes"`
+	QueryBytes int `json:"query_budget_bytes"`
+	// BuildMS is the time of the import and index (null when a stored
+	// snapshot was served as it is).
+	BuildMS *float64 `json:"build_ms"`
 	// Slices: "all", and "han" / "no_han" (queries with or without Han
-	// characters).
-	Slices map[string]quality.Summary `json:"slices"`
+	// characters); Latency has the same keys.
+	Slices  map[string]quality.Summary `json:"slices"`
+	Latency map[string]Latency         `json:"latency_us"`
 }
 
 func evalBenchmark(ctx context.Context, engine backend, cat *catalog.Catalog, queriesPath, qrelsPath string, ks []int, label string) (*benchmarkReport, error) {
@@ -215,7 +396,9 @@ func evalBenchmark(ctx context.Context, engine backend, cat *catalog.Catalog, qu
 	}
 
 	info := engine.Info()
-	report := &benchmarkReport{Name: label, Engine: info.Engine, Profile: info.Profile, Tools: info.ToolCount, Ks: ks, Slices: map[string]quality.Summary{}}
+	report := &benchmarkReport{Name: label, Engine: info.Engine, Profile: info.Profile, Tools: info.ToolCount, Ks: ks,
+		Slices: map[string]quality.Summary{}, Latency: map[string]Latency{}}
+	report.QueryRunes, report.QueryBytes = queryBudget(servedProfile(engine))
 	inCatalog := map[string]bool{}
 	for p := range cat.Products {
 		for t := range cat.Products[p].Tools {
@@ -231,6 +414,7 @@ func evalBenchmark(ctx context.Context, engine backend, cat *catalog.Catalog, qu
 	}
 	limit := ks[len(ks)-1]
 	bySlice := map[string][]quality.Scores{}
+	timesBySlice := map[string][]time.Duration{}
 	for _, q := range queries {
 		judged := map[string]int{} // by canonical path
 		relevant := 0
@@ -244,11 +428,11 @@ func evalBenchmark(ctx context.Context, engine backend, cat *catalog.Catalog, qu
 			report.Unjudged++
 			continue
 		}
-		text, cut := fitQuery(q.Text)
+		text, cut := fitQuery(q.Text, report.QueryRunes, report.QueryBytes)
 		if cut {
 			report.Truncated++
 		}
-		ranked, refused, err := rankedPaths(ctx, engine, text, limit)
+		ranked, took, refused, err := rankedPaths(ctx, engine, text, limit)
 		if err != nil {
 			return nil, fmt.Errorf("query %s: %w", q.ID, err)
 		}
@@ -262,49 +446,74 @@ func evalBenchmark(ctx context.Context, engine backend, cat *catalog.Catalog, qu
 		}
 		bySlice["all"] = append(bySlice["all"], scores)
 		bySlice[slice] = append(bySlice[slice], scores)
+		timesBySlice["all"] = append(timesBySlice["all"], took)
+		timesBySlice[slice] = append(timesBySlice[slice], took)
 		report.Queries++
 	}
 	for _, name := range []string{"all", "han", "no_han"} {
 		if len(bySlice[name]) > 0 {
 			report.Slices[name] = quality.Summarize(bySlice[name], ks)
+			report.Latency[name] = summarizeLatency(timesBySlice[name])
 		}
 	}
 	return report, nil
 }
 
-func (r *benchmarkReport) writeTable(w io.Writer) {
-	fmt.Fprintf(w, "%s: %d tools, %d queries (%d cut to the query budget, %d refused, %d without a relevant tool skipped); %s engine, profile %s\n",
-		r.Name, r.Tools, r.Queries, r.Truncated, r.Refused, r.Unjudged, r.Engine, r.Profile)
-	if len(r.Missing) > 0 {
-		fmt.Fprintf(w, "%d judged tools are not in the catalog (first: %q); no ranking can find them\n", len(r.Missing), r.Missing[0])
+// writeBenchmarkTable prints one line about each report, then one table
+// with a row per profile and slice.
+func writeBenchmarkTable(w io.Writer, reports []*benchmarkReport) {
+	for _, r := range reports {
+		fmt.Fprintf(w, "%s: %d tools, %d queries (%d cut to the query budget of %d characters, %d refused, %d without a relevant tool skipped); %s engine, profile %s, built in %s\n",
+			r.Name, r.Tools, r.Queries, r.Truncated, r.QueryRunes, r.Refused, r.Unjudged, r.Engine, r.Profile, buildTime(r.BuildMS))
+		if len(r.Missing) > 0 {
+			fmt.Fprintf(w, "%d judged tools are not in the catalog (first: %q); no ranking can find them\n", len(r.Missing), r.Missing[0])
+		}
+	}
+	if len(reports) == 0 {
+		return
 	}
 	fmt.Fprintln(w)
-	header := []string{"slice", "queries"}
-	for _, k := range r.Ks {
+	ks := reports[0].Ks
+	header := []string{"profile", "slice", "queries"}
+	for _, k := range ks {
 		header = append(header, fmt.Sprintf("nDCG@%d", k))
 	}
-	for _, k := range r.Ks {
+	for _, k := range ks {
 		header = append(header, fmt.Sprintf("R@%d", k))
 	}
-	for _, k := range r.Ks {
+	for _, k := range ks {
 		header = append(header, fmt.Sprintf("C@%d", k))
 	}
-	header = append(header, "MRR@10", "zero")
+	header = append(header, "MRR@10", "zero", "build ms", "p50 µs", "p99 µs")
 	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat("---|", len(header)))
-	for _, name := range []string{"all", "han", "no_han"} {
-		s, ok := r.Slices[name]
-		if !ok {
-			continue
-		}
-		row := []string{name, strconv.Itoa(s.Queries)}
-		for _, metric := range []map[string]float64{s.NDCG, s.Recall, s.Comprehensiveness} {
-			for _, k := range r.Ks {
-				row = append(row, fmt.Sprintf("%.4f", metric["@"+strconv.Itoa(k)]))
+	for _, r := range reports {
+		for _, name := range []string{"all", "han", "no_han"} {
+			s, ok := r.Slices[name]
+			if !ok {
+				continue
 			}
+			row := []string{r.Profile, name, strconv.Itoa(s.Queries)}
+			for _, metric := range []map[string]float64{s.NDCG, s.Recall, s.Comprehensiveness} {
+				for _, k := range ks {
+					row = append(row, fmt.Sprintf("%.4f", metric["@"+strconv.Itoa(k)]))
+				}
+			}
+			build := ""
+			if name == "all" && r.BuildMS != nil {
+				build = fmt.Sprintf("%.0f", *r.BuildMS)
+			}
+			l := r.Latency[name]
+			row = append(row, fmt.Sprintf("%.4f", s.MRR10), fmt.Sprintf("%.4f", s.ZeroResultRate), build, fmt.Sprintf("%.0f", l.P50), fmt.Sprintf("%.0f", l.P99))
+			fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 		}
-		row = append(row, fmt.Sprintf("%.4f", s.MRR10), fmt.Sprintf("%.4f", s.ZeroResultRate))
-		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 	}
+}
+
+func buildTime(ms *float64) string {
+	if ms == nil {
+		return "- (a stored snapshot)"
+	}
+	return fmt.Sprintf("%.0f ms", *ms)
 }
 
 // proxyReport is the DWS reference's intent and forbidden evaluation.
@@ -318,6 +527,11 @@ type proxyReport struct {
 	IntentOverBudget    int                       `json:"intent_excluded_over_budget"`
 	Forbidden           quality.Forbidden         `json:"forbidden"`
 	ForbiddenOverBudget int                       `json:"forbidden_excluded_over_budget"`
+	QueryRunes          int                       `json:"query_budget_runes"`
+	QueryBytes          int                       `json:"query_budget_bytes"`
+	BuildMS             *float64                  `json:"build_ms"`
+	// Latency is over every search: intents and forbidden cases.
+	Latency Latency `json:"latency_us"`
 }
 
 // evalProxy follows the reference's evaluator: limit 5, candidate limit 20;
@@ -325,6 +539,8 @@ type proxyReport struct {
 func evalProxy(ctx context.Context, engine backend, cat *catalog.Catalog, label string) (*proxyReport, error) {
 	info := engine.Info()
 	report := &proxyReport{Name: label, Engine: info.Engine, Profile: info.Profile, Tools: info.ToolCount, IntentSlices: map[string]*quality.Proxy{}}
+	report.QueryRunes, report.QueryBytes = queryBudget(servedProfile(engine))
+	var calls []time.Duration
 	type intent struct{ query, gold string }
 	var intents []intent
 	type negative struct{ query, owner string }
@@ -336,7 +552,7 @@ func evalProxy(ctx context.Context, engine backend, cat *catalog.Catalog, label 
 				if q == "" {
 					continue
 				}
-				if !withinBudget(q) {
+				if !withinBudget(q, report.QueryRunes, report.QueryBytes) {
 					report.IntentOverBudget++
 					continue
 				}
@@ -346,7 +562,7 @@ func evalProxy(ctx context.Context, engine backend, cat *catalog.Catalog, label 
 				if q == "" {
 					continue
 				}
-				if !withinBudget(q) {
+				if !withinBudget(q, report.QueryRunes, report.QueryBytes) {
 					report.ForbiddenOverBudget++
 					continue
 				}
@@ -361,10 +577,11 @@ func evalProxy(ctx context.Context, engine backend, cat *catalog.Catalog, label 
 		return intents[i].query < intents[j].query
 	})
 	for _, c := range intents {
-		ranked, _, err := rankedPaths(ctx, engine, c.query, 5)
+		ranked, took, _, err := rankedPaths(ctx, engine, c.query, 5)
 		if err != nil {
 			return nil, fmt.Errorf("intent %q: %w", c.query, err)
 		}
+		calls = append(calls, took)
 		rank := rankOf(ranked, c.gold)
 		report.Intent.Observe(rank, len(ranked) == 0)
 		slice := quality.LanguageSlice(c.query)
@@ -374,17 +591,19 @@ func evalProxy(ctx context.Context, engine backend, cat *catalog.Catalog, label 
 		report.IntentSlices[slice].Observe(rank, len(ranked) == 0)
 	}
 	for _, c := range negatives {
-		ranked, _, err := rankedPaths(ctx, engine, c.query, 5)
+		ranked, took, _, err := rankedPaths(ctx, engine, c.query, 5)
 		if err != nil {
 			return nil, fmt.Errorf("forbidden %q: %w", c.query, err)
 		}
+		calls = append(calls, took)
 		report.Forbidden.Observe(rankOf(ranked, c.owner))
 	}
+	report.Latency = summarizeLatency(calls)
 	return report, nil
 }
 
-func withinBudget(q string) bool {
-	return len(q) <= wire.MaxQueryBytes && utf8.RuneCountInString(q) <= wire.MaxQueryRunes
+func withinBudget(q string, maxRunes, maxBytes int) bool {
+	return len(q) <= maxBytes && utf8.RuneCountInString(q) <= maxRunes
 }
 
 func rankOf(ranked []string, path string) int {
@@ -396,19 +615,26 @@ func rankOf(ranked []string, path string) int {
 	return 0
 }
 
-func (r *proxyReport) writeTable(w io.Writer) {
-	fmt.Fprintf(w, "%s: %d tools; %s engine, profile %s; %d intents and %d forbidden sentences over the query budget left out\n\n",
-		r.Name, r.Tools, r.Engine, r.Profile, r.IntentOverBudget, r.ForbiddenOverBudget)
-	fmt.Fprintln(w, "| set | cases | R@1 | R@5 | MRR@5 | zero | Forbidden@1 | Forbidden@5 |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
-	row := func(name string, p *quality.Proxy) {
-		fmt.Fprintf(w, "| %s | %d | %.2f%% | %.2f%% | %.4f | %.2f%% | | |\n", name, p.Cases, 100*p.RecallAt1, 100*p.RecallAt5, p.MRRAt5, 100*p.ZeroResultRate)
+// writeProxyTable prints one line about each report, then one table with
+// the rows of every profile.
+func writeProxyTable(w io.Writer, reports []*proxyReport) {
+	for _, r := range reports {
+		fmt.Fprintf(w, "%s: %d tools; %s engine, profile %s, built in %s; %d intents and %d forbidden sentences over the query budget of %d characters left out; search p50 %.0f µs, p99 %.0f µs over %d calls\n",
+			r.Name, r.Tools, r.Engine, r.Profile, buildTime(r.BuildMS), r.IntentOverBudget, r.ForbiddenOverBudget, r.QueryRunes, r.Latency.P50, r.Latency.P99, r.Latency.Queries)
 	}
-	row("intent (use_when)", &r.Intent)
-	for _, slice := range []string{"chinese_only", "mixed_chinese_ascii", "non_chinese"} {
-		if p := r.IntentSlices[slice]; p != nil {
-			row("intent, "+slice, p)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| profile | set | cases | R@1 | R@5 | MRR@5 | zero | Forbidden@1 | Forbidden@5 |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	for _, r := range reports {
+		row := func(name string, p *quality.Proxy) {
+			fmt.Fprintf(w, "| %s | %s | %d | %.2f%% | %.2f%% | %.4f | %.2f%% | | |\n", r.Profile, name, p.Cases, 100*p.RecallAt1, 100*p.RecallAt5, p.MRRAt5, 100*p.ZeroResultRate)
 		}
+		row("intent (use_when)", &r.Intent)
+		for _, slice := range []string{"chinese_only", "mixed_chinese_ascii", "non_chinese"} {
+			if p := r.IntentSlices[slice]; p != nil {
+				row("intent, "+slice, p)
+			}
+		}
+		fmt.Fprintf(w, "| %s | forbidden (avoid_when) | %d | | | | | %.2f%% | %.3f%% |\n", r.Profile, r.Forbidden.Cases, 100*r.Forbidden.ForbiddenAt1, 100*r.Forbidden.ForbiddenAt5)
 	}
-	fmt.Fprintf(w, "| forbidden (avoid_when) | %d | | | | | %.2f%% | %.3f%% |\n", r.Forbidden.Cases, 100*r.Forbidden.ForbiddenAt1, 100*r.Forbidden.ForbiddenAt5)
 }

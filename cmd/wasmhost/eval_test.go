@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -37,30 +38,37 @@ func percent(v float64) string {
 	return string(out)
 }
 
-// TestEvalBenchmark runs a hand-made benchmark whose scores are known: three
-// tools, three queries, one of them cut to the query budget and one in
-// Chinese.
-func TestEvalBenchmark(t *testing.T) {
+// handMadeBenchmark writes three tools, four queries (one cut to the query
+// budget, one in Chinese, one without judgements; BEIR's "_id" on one) and
+// their judgements, and returns the three paths.
+func handMadeBenchmark(t *testing.T) (corpus, queries, qrels string) {
 	dir := t.TempDir()
 	write := func(name, content string) string {
 		path := filepath.Join(dir, name)
 		require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
 		return path
 	}
-	corpus := write("corpus.jsonl", strings.Join([]string{
+	corpus = write("corpus.jsonl", strings.Join([]string{
 		`{"id":"weather::forecast","name":"forecast","description":"Weather forecast for a city","doc":{"name":"forecast","inputSchema":{"type":"object","properties":{"city":{"type":"string"}}},"annotations":{"readOnlyHint":true}}}`,
 		`{"id":"send_email","name":"send_email","description":"Send an email message","doc":{"name":"send_email","parameters":{"type":"object","properties":{"to":{"type":"string"}}}}}`,
 		`{"id":"translate","name":"translate","description":"翻译文本到另一种语言","doc":{"name":"translate"}}`,
 	}, "\n"))
 	long := "send an email" + strings.Repeat(" please", 60) // cut after the intent
-	queries := write("queries.jsonl", strings.Join([]string{
+	queries = write("queries.jsonl", strings.Join([]string{
 		`{"id":"q1","text":"weather forecast in Paris"}`,
-		`{"id":"q2","text":"` + long + `"}`,
+		`{"_id":"q2","text":"` + long + `"}`,
 		`{"id":"q3","text":"把这段话翻译成英文"}`,
 		`{"id":"q4","text":"a query without judgements"}`,
 	}, "\n"))
-	qrels := write("qrels.tsv", "query-id\tcorpus-id\tscore\nq1\tweather::forecast\t1\nq2\tsend_email\t1\nq3\ttranslate\t1\nq3\tmissing::tool\t1\n")
+	qrels = write("qrels.tsv", "query-id\tcorpus-id\tscore\nq1\tweather::forecast\t1\nq2\tsend_email\t1\nq3\ttranslate\t1\nq3\tmissing::tool\t1\n")
+	return corpus, queries, qrels
+}
 
+// TestEvalBenchmark runs a hand-made benchmark whose scores are known: three
+// tools, three queries, one of them cut to the query budget and one in
+// Chinese.
+func TestEvalBenchmark(t *testing.T) {
+	corpus, queries, qrels := handMadeBenchmark(t)
 	var reports []benchmarkReport
 	for _, engine := range []string{"native", "wasm"} {
 		code, stdout, stderr := runCLI(t, "", "eval", "--engine", engine, "--corpus", corpus, "--queries", queries, "--qrels", qrels, "--k", "1,5", "--json")
@@ -85,10 +93,19 @@ func TestEvalBenchmark(t *testing.T) {
 	require.InDelta(t, 2.0/3, all.Comprehensiveness["@5"], 1e-12)
 	require.Equal(t, 1, r.Slices["han"].Queries)
 	require.Equal(t, 2, r.Slices["no_han"].Queries)
+	// Every judged query's search was timed, per slice as the metrics.
+	require.NotNil(t, r.BuildMS, "the corpus was built for the run")
+	for slice, summary := range r.Slices {
+		l := r.Latency[slice]
+		require.Equal(t, summary.Queries, l.Queries, slice)
+		require.Positive(t, l.P50, slice)
+		require.LessOrEqual(t, l.P50, l.P99, slice)
+	}
 
 	code, table, stderr := runCLI(t, "", "eval", "--engine", "native", "--corpus", corpus, "--queries", queries, "--qrels", qrels)
 	require.Equal(t, 0, code, stderr)
-	require.Contains(t, table, "| slice | queries | nDCG@1 | nDCG@5 | nDCG@10 | R@1 | R@5 | R@10 |")
+	require.Contains(t, table, "| profile | slice | queries | nDCG@1 | nDCG@5 | nDCG@10 | R@1 | R@5 | R@10 |")
+	require.Contains(t, table, "| MRR@10 | zero | build ms | p50 µs | p99 µs |")
 	require.Contains(t, table, "1 judged tools are not in the catalog")
 }
 
@@ -107,15 +124,119 @@ func TestEvalFlags(t *testing.T) {
 }
 
 func TestFitQuery(t *testing.T) {
-	short, cut := fitQuery("发送消息")
+	short, cut := fitQuery("发送消息", 256, 2048)
 	require.False(t, cut)
 	require.Equal(t, "发送消息", short)
-	long, cut := fitQuery(strings.Repeat("发", 300))
+	long, cut := fitQuery(strings.Repeat("发", 300), 256, 2048)
 	require.True(t, cut)
 	require.Equal(t, strings.Repeat("发", 256), long)
 	// 2048 bytes: 682 three-byte runes would be 2046 bytes, but the rune cap
 	// comes first; four-byte runes hit the byte cap at 512 runes > 256.
-	wide, cut := fitQuery(strings.Repeat("a", 2000) + strings.Repeat("发", 30))
+	wide, cut := fitQuery(strings.Repeat("a", 2000)+strings.Repeat("发", 30), 256, 2048)
 	require.True(t, cut)
 	require.Equal(t, strings.Repeat("a", 256), wide)
+	// A larger budget cuts later, and the byte cap still holds: of 600
+	// four-byte runes, 512 fit in 2 KiB.
+	larger, cut := fitQuery(strings.Repeat("a", 2000), 512, 2048)
+	require.True(t, cut)
+	require.Equal(t, strings.Repeat("a", 512), larger)
+	clef, cut := fitQuery(strings.Repeat("𝄞", 600), 1024, 2048)
+	require.True(t, cut)
+	require.Equal(t, strings.Repeat("𝄞", 512), clef)
+}
+
+// TestEvalProfiles: each --profile gives one report, in flag order, built
+// with that profile; the catalog format's own profile is what runs without
+// the flag.
+func TestEvalProfiles(t *testing.T) {
+	corpus, queries, qrels := handMadeBenchmark(t)
+	args := []string{"eval", "--engine", "native", "--corpus", corpus, "--queries", queries, "--qrels", qrels, "--json"}
+
+	code, stdout, stderr := runCLI(t, "", args...)
+	require.Equal(t, 0, code, stderr)
+	var byDefault benchmarkReport
+	require.NoError(t, json.Unmarshal([]byte(stdout), &byDefault), "without --profile: one object")
+
+	code, stdout, stderr = runCLI(t, "", append(args, "--profile", "dws-v1", "--profile", "generic-v1")...)
+	require.Equal(t, 0, code, stderr)
+	var reports []benchmarkReport
+	require.NoError(t, json.Unmarshal([]byte(stdout), &reports), "with --profile: an array")
+	require.Len(t, reports, 2)
+	require.Equal(t, "dws-v1", reports[0].Profile, "flag order, and the snapshot was built with the profile asked for")
+	require.Equal(t, "generic-v1", reports[1].Profile)
+	require.Equal(t, byDefault.Profile, reports[1].Profile, "beir's own profile")
+	require.Equal(t, byDefault.Slices, reports[1].Slices)
+	for _, r := range reports {
+		require.NotNil(t, r.BuildMS)
+		require.GreaterOrEqual(t, *r.BuildMS, 0.0)
+		require.Equal(t, 3, r.Queries)
+		require.Equal(t, 256, r.QueryRunes, "%s keeps the wire budget", r.Profile)
+		require.Equal(t, 2048, r.QueryBytes)
+		require.Equal(t, 1, r.Truncated)
+	}
+
+	code, stdout, stderr = runCLI(t, "", append(args, "--profile", "dws-v1")...)
+	require.Equal(t, 0, code, stderr)
+	reports = nil
+	require.NoError(t, json.Unmarshal([]byte(stdout), &reports), "one --profile is still an array")
+	require.Len(t, reports, 1)
+
+	table := args[:len(args)-1]
+	code, stdout, stderr = runCLI(t, "", append(table, "--profile", "generic-v1", "--profile", "dws-v1")...)
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "| generic-v1 | all | 3 |")
+	require.Contains(t, stdout, "| dws-v1 | all | 3 |")
+	require.Less(t, strings.Index(stdout, "| generic-v1 | all |"), strings.Index(stdout, "| dws-v1 | all |"))
+
+	code, _, stderr = runCLI(t, "", append(args, "--profile", "no-such-profile")...)
+	require.Equal(t, 2, code)
+	require.Contains(t, stderr, `unknown profile "no-such-profile" (known: dws-v1, generic-v1`)
+}
+
+// TestEvalProxyProfile re-indexes the built-in DWS catalog with another
+// profile: the report names it and times the build, which the stored
+// snapshot served as it is does not have.
+func TestEvalProxyProfile(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "", "eval", "--dws-proxy", "--json", "--engine", "native", "--profile", "generic-v1")
+	require.Equal(t, 0, code, stderr)
+	var reports []proxyReport
+	require.NoError(t, json.Unmarshal([]byte(stdout), &reports))
+	require.Len(t, reports, 1)
+	r := reports[0]
+	require.Equal(t, "generic-v1", r.Profile)
+	require.NotNil(t, r.BuildMS)
+	require.Equal(t, 1149, r.Intent.Cases, "same budget, same intents")
+	require.Equal(t, r.Intent.Cases+r.Forbidden.Cases, r.Latency.Queries)
+	require.LessOrEqual(t, r.Latency.P50, r.Latency.P99)
+
+	code, stdout, stderr = runCLI(t, "", "eval", "--dws-proxy", "--json", "--engine", "native")
+	require.Equal(t, 0, code, stderr)
+	var stored proxyReport
+	require.NoError(t, json.Unmarshal([]byte(stdout), &stored))
+	require.Nil(t, stored.BuildMS, "the stored snapshot is served as it is")
+}
+
+func TestSummarizeLatency(t *testing.T) {
+	us := func(n ...int) []time.Duration {
+		var out []time.Duration
+		for _, v := range n {
+			out = append(out, time.Duration(v)*time.Microsecond)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		calls    []time.Duration
+		p50, p99 float64
+	}{
+		{nil, 0, 0},
+		{us(7), 7, 7},
+		{us(4, 1, 3, 2), 2, 4}, // nearest rank: ceil(0.5*4)=2nd, ceil(0.99*4)=4th
+		{append(us(100), us(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)...), 1, 1}, // 1 slow call in 100: beyond p99
+	} {
+		l := summarizeLatency(c.calls)
+		require.Equal(t, len(c.calls), l.Queries)
+		require.Equal(t, c.p50, l.P50)
+		require.Equal(t, c.p99, l.P99)
+	}
+	require.Equal(t, 1.5, summarizeLatency([]time.Duration{1500 * time.Nanosecond}).P50, "a tenth of a microsecond is kept")
 }
