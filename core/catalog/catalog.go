@@ -142,6 +142,9 @@ type Selection struct {
 	UseWhen      []string `msg:"use_when,allownil"`
 	AvoidWhen    []string `msg:"avoid_when,allownil"`
 	Examples     []string `msg:"examples,allownil"`
+	// Keywords are a tool's labels that are not prose (categories, tags,
+	// metadata values): sorted, unique.
+	Keywords []string `msg:"keywords,allownil"`
 }
 
 // RawJSON is one compact JSON value (object keys sorted, no HTML escaping).

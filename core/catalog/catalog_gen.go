@@ -804,8 +804,8 @@ func (z *Safety) Msgsize() (s int) {
 // MarshalMsg implements msgp.Marshaler
 func (z *Selection) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// array header, size 4
-	o = append(o, 0x94)
+	// array header, size 5
+	o = append(o, 0x95)
 	o = msgp.AppendString(o, z.AgentSummary)
 	if z.UseWhen == nil { // allownil: if nil
 		o = msgp.AppendNil(o)
@@ -831,6 +831,14 @@ func (z *Selection) MarshalMsg(b []byte) (o []byte, err error) {
 			o = msgp.AppendString(o, z.Examples[za0003])
 		}
 	}
+	if z.Keywords == nil { // allownil: if nil
+		o = msgp.AppendNil(o)
+	} else {
+		o = msgp.AppendArrayHeader(o, uint32(len(z.Keywords)))
+		for za0004 := range z.Keywords {
+			o = msgp.AppendString(o, z.Keywords[za0004])
+		}
+	}
 	return
 }
 
@@ -842,8 +850,8 @@ func (z *Selection) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.WrapError(err)
 		return
 	}
-	if zb0001 != 4 {
-		err = msgp.ArrayError{Wanted: 4, Got: zb0001}
+	if zb0001 != 5 {
+		err = msgp.ArrayError{Wanted: 5, Got: zb0001}
 		return
 	}
 	z.AgentSummary, bts, err = readStringView(bts)
@@ -932,6 +940,33 @@ func (z *Selection) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			}
 		}
 	}
+	if msgp.IsNil(bts) {
+		bts = bts[1:]
+		z.Keywords = nil
+	} else {
+		var zb0005 uint32
+		zb0005, bts, err = msgp.ReadArrayHeaderBytes(bts)
+		if err != nil {
+			err = msgp.WrapError(err, "Keywords")
+			return
+		}
+		if zb0005 > z597e1446limitArrays {
+			err = msgp.ErrLimitExceeded
+			return
+		}
+		if z.Keywords != nil && cap(z.Keywords) >= int(zb0005) {
+			z.Keywords = (z.Keywords)[:zb0005]
+		} else {
+			z.Keywords = make([]string, zb0005)
+		}
+		for za0004 := range z.Keywords {
+			z.Keywords[za0004], bts, err = readStringView(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Keywords", za0004)
+				return
+			}
+		}
+	}
 	o = bts
 	return
 }
@@ -949,6 +984,10 @@ func (z *Selection) Msgsize() (s int) {
 	s += msgp.ArrayHeaderSize
 	for za0003 := range z.Examples {
 		s += msgp.StringPrefixSize + len(z.Examples[za0003])
+	}
+	s += msgp.ArrayHeaderSize
+	for za0004 := range z.Keywords {
+		s += msgp.StringPrefixSize + len(z.Keywords[za0004])
 	}
 	return
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/toolsift/toolsift/core/importer/anthropic"
 	"github.com/toolsift/toolsift/core/importer/beir"
 	"github.com/toolsift/toolsift/core/importer/dws"
+	"github.com/toolsift/toolsift/core/importer/internal/tally"
 	"github.com/toolsift/toolsift/core/importer/mcp"
 	"github.com/toolsift/toolsift/core/importer/native"
 	"github.com/toolsift/toolsift/core/importer/openai"
@@ -27,16 +28,17 @@ import (
 )
 
 // generic lists the formats that translate into a native document, in the
-// order Formats reports them.
+// order Formats reports them. A translator counts what it reads into its
+// tally and hands each entry that is not a tool to the tally's Skip.
 var generic = []struct {
 	name      string
-	translate func([]byte) (*native.Document, error)
+	translate func([]byte, *tally.Tally) (*native.Document, error)
 }{
-	{native.Format, native.Decode},
-	{mcp.Format, mcp.Import},
-	{openai.Format, openai.Import},
-	{anthropic.Format, anthropic.Import},
-	{beir.Format, beir.Import},
+	{native.Format, func(data []byte, _ *tally.Tally) (*native.Document, error) { return native.Decode(data) }},
+	{mcp.Format, mcp.ImportWith},
+	{openai.Format, openai.ImportWith},
+	{anthropic.Format, anthropic.ImportWith},
+	{beir.Format, beir.ImportWith},
 }
 
 // Formats lists the format names Import accepts.
@@ -55,28 +57,65 @@ func (e *UnknownFormatError) Error() string {
 	return fmt.Sprintf("unknown catalog format %q (known: %s)", e.Format, strings.Join(Formats(), ", "))
 }
 
-// Import imports data in the named format. Any other error means the input
-// is not a valid catalog of that format; its message names the entry and
-// the field.
+// Options tune ImportWith.
+type Options struct {
+	// Strict refuses the catalog when one tool is bad, instead of skipping
+	// the tool and listing it in the report. The dws format is always strict.
+	Strict bool
+	// Profile names the ranking profile; "" is the format's default.
+	Profile string
+}
+
+// Import imports data in the named format strictly, with the format's
+// default profile. Any other error means the input is not a valid catalog
+// of that format; its message names the entry and the field.
 func Import(format string, data []byte) (*catalog.Catalog, *profile.Profile, error) {
+	cat, p, _, err := ImportWith(format, data, Options{Strict: true})
+	return cat, p, err
+}
+
+// ImportWith imports data in the named format and reports what it read,
+// used, ignored and skipped.
+func ImportWith(format string, data []byte, opts Options) (*catalog.Catalog, *profile.Profile, *Report, error) {
+	var p *profile.Profile
+	if opts.Profile != "" {
+		var ok bool
+		if p, ok = profile.Lookup(opts.Profile); !ok {
+			return nil, nil, nil, fmt.Errorf("unknown profile %q (known: %s)", opts.Profile, strings.Join(profile.Names(), ", "))
+		}
+	}
 	if format == dws.Format {
 		files, err := dws.FilesFromBytes(data)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		cat, err := dws.Import(files)
-		return cat, profile.DWSV1, err
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return cat, orDefault(p, profile.DWSV1), &Report{Format: format, ToolsRead: cat.ToolCount(), ToolsImported: cat.ToolCount()}, nil
 	}
 	for _, g := range generic {
 		if g.name != format {
 			continue
 		}
-		doc, err := g.translate(data)
+		t := tally.New(opts.Strict)
+		doc, err := g.translate(data, t)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		cat, err := native.Build(doc, format)
-		return cat, profile.GenericV1, err
+		cat, err := native.BuildWith(doc, format, t)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return cat, orDefault(p, profile.GenericV1), newReport(format, t, cat.ToolCount()), nil
 	}
-	return nil, nil, &UnknownFormatError{Format: format}
+	return nil, nil, nil, &UnknownFormatError{Format: format}
+}
+
+func orDefault(p, def *profile.Profile) *profile.Profile {
+	if p == nil {
+		return def
+	}
+	return p
 }

@@ -29,6 +29,7 @@ import (
 
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/index"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/wire"
@@ -39,7 +40,9 @@ import (
 // the XXH64 of the body, which WebAssembly computes seven times faster.
 // Version 3 pads the index's u32 tables to aligned offsets (see core/index),
 // so that they are read in place; a version 2 reader refuses its padding.
-const FormatVersion = 3
+// Version 4 adds the tools' keywords to the catalog and the import report
+// to the body.
+const FormatVersion = 4
 
 const (
 	magic      = "TSIFTSNP"
@@ -51,11 +54,18 @@ type Body struct {
 	Profile string          `msg:"profile"`
 	Catalog catalog.Catalog `msg:"catalog"`
 	Index   index.Index     `msg:"index"`
+	// Report is what the import read and left out; nil when the snapshot
+	// was built without one (by the module, or from a catalog in memory).
+	Report *importer.Report `msg:"report"`
 }
 
 // Encode writes the snapshot of an engine.
-func Encode(e *engine.Engine) ([]byte, error) {
-	body := Body{Profile: e.Profile().Name, Catalog: *e.Catalog(), Index: *e.Index()}
+func Encode(e *engine.Engine) ([]byte, error) { return EncodeWithReport(e, nil) }
+
+// EncodeWithReport writes the snapshot of an engine with the report of the
+// import that made its catalog (nil: none).
+func EncodeWithReport(e *engine.Engine, report *importer.Report) ([]byte, error) {
+	body := Body{Profile: e.Profile().Name, Catalog: *e.Catalog(), Index: *e.Index(), Report: report}
 	out := make([]byte, headerSize, headerSize+body.Msgsize())
 	out, err := body.MarshalMsg(out)
 	if err != nil {
@@ -77,11 +87,16 @@ func seal(out []byte) {
 // Build imports nothing: it indexes an already imported catalog with a
 // profile and encodes the result.
 func Build(cat *catalog.Catalog, p *profile.Profile) ([]byte, error) {
+	return BuildWithReport(cat, p, nil)
+}
+
+// BuildWithReport is Build that stores the import's report in the snapshot.
+func BuildWithReport(cat *catalog.Catalog, p *profile.Profile, report *importer.Report) ([]byte, error) {
 	e, err := engine.New(cat, p)
 	if err != nil {
 		return nil, err
 	}
-	return Encode(e)
+	return EncodeWithReport(e, report)
 }
 
 // Decode checks the header, the checksum and the body's structure, and

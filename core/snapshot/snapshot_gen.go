@@ -4,13 +4,14 @@ package snapshot
 
 import (
 	"github.com/tinylib/msgp/msgp"
+	"github.com/toolsift/toolsift/core/importer"
 )
 
 // MarshalMsg implements msgp.Marshaler
 func (z *Body) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// array header, size 3
-	o = append(o, 0x93)
+	// array header, size 4
+	o = append(o, 0x94)
 	o = msgp.AppendString(o, z.Profile)
 	o, err = z.Catalog.MarshalMsg(o)
 	if err != nil {
@@ -21,6 +22,15 @@ func (z *Body) MarshalMsg(b []byte) (o []byte, err error) {
 	if err != nil {
 		err = msgp.WrapError(err, "Index")
 		return
+	}
+	if z.Report == nil {
+		o = msgp.AppendNil(o)
+	} else {
+		o, err = z.Report.MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "Report")
+			return
+		}
 	}
 	return
 }
@@ -33,8 +43,8 @@ func (z *Body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.WrapError(err)
 		return
 	}
-	if zb0001 != 3 {
-		err = msgp.ArrayError{Wanted: 3, Got: zb0001}
+	if zb0001 != 4 {
+		err = msgp.ArrayError{Wanted: 4, Got: zb0001}
 		return
 	}
 	z.Profile, bts, err = msgp.ReadStringBytes(bts)
@@ -52,6 +62,22 @@ func (z *Body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.WrapError(err, "Index")
 		return
 	}
+	if msgp.IsNil(bts) {
+		bts, err = msgp.ReadNilBytes(bts)
+		if err != nil {
+			return
+		}
+		z.Report = nil
+	} else {
+		if z.Report == nil {
+			z.Report = new(importer.Report)
+		}
+		bts, err = z.Report.UnmarshalMsg(bts)
+		if err != nil {
+			err = msgp.WrapError(err, "Report")
+			return
+		}
+	}
 	o = bts
 	return
 }
@@ -59,5 +85,10 @@ func (z *Body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *Body) Msgsize() (s int) {
 	s = 1 + msgp.StringPrefixSize + len(z.Profile) + z.Catalog.Msgsize() + z.Index.Msgsize()
+	if z.Report == nil {
+		s += msgp.NilSize
+	} else {
+		s += z.Report.Msgsize()
+	}
 	return
 }

@@ -10,30 +10,39 @@ import (
 	"fmt"
 
 	"github.com/toolsift/toolsift/core/importer/internal/jsonread"
+	"github.com/toolsift/toolsift/core/importer/internal/tally"
 	"github.com/toolsift/toolsift/core/importer/native"
 )
 
 // Format is this importer's name.
 const Format = "anthropic"
 
-// Import reads Anthropic tool definitions.
-func Import(data []byte) (*native.Document, error) {
+// Import reads Anthropic tool definitions strictly: one bad tool fails it.
+func Import(data []byte) (*native.Document, error) { return ImportWith(data, nil) }
+
+// ImportWith is Import counting into t; a bad tool goes to t.Skip.
+func ImportWith(data []byte, t *tally.Tally) (*native.Document, error) {
 	entries, err := jsonread.ToolList(data)
 	if err != nil {
 		return nil, err
 	}
 	product := native.Product{ID: native.DefaultProduct}
 	for i, entry := range entries {
-		tool, err := decodeTool(entry)
+		t.Read()
+		tool, err := decodeTool(entry, t)
 		if err != nil {
-			return nil, fmt.Errorf("tools[%d]%s: %w", i, jsonread.Label(entry, "name"), err)
+			label := fmt.Sprintf("tools[%d]%s", i, jsonread.Label(entry, "name"))
+			if err := t.Skip(label, fmt.Errorf("%s: %w", label, err)); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		product.Tools = append(product.Tools, tool)
 	}
 	return &native.Document{Products: []native.Product{product}}, nil
 }
 
-func decodeTool(entry any) (native.Tool, error) {
+func decodeTool(entry any, t *tally.Tally) (native.Tool, error) {
 	object, ok := entry.(map[string]any)
 	if !ok {
 		return native.Tool{}, fmt.Errorf("want a tool object, got %s", jsonread.TypeName(entry))
@@ -49,9 +58,9 @@ func decodeTool(entry any) (native.Tool, error) {
 	if f.Err == nil && !f.Has("input_schema") {
 		f.Fail(fmt.Errorf(`field "input_schema": missing (Anthropic requires one per tool)`))
 	}
-	f.Obj("input_schema")
 	if f.Err == nil {
-		tool.InputSchema = f.Raw("input_schema")
+		native.ReadSchemaField(&tool, &f, "input_schema")
 	}
+	t.Keys("", object, "description", "input_schema", "name", "type")
 	return tool, f.Err
 }

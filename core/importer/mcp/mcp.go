@@ -17,6 +17,7 @@ import (
 
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/importer/internal/jsonread"
+	"github.com/toolsift/toolsift/core/importer/internal/tally"
 	"github.com/toolsift/toolsift/core/importer/native"
 )
 
@@ -24,8 +25,11 @@ import (
 const Format = "mcp"
 
 // Import reads one tools/list result, a JSON-RPC response holding one, or a
-// {"servers": {…}} object of them.
-func Import(data []byte) (*native.Document, error) {
+// {"servers": {…}} object of them, strictly: one bad tool fails it.
+func Import(data []byte) (*native.Document, error) { return ImportWith(data, nil) }
+
+// ImportWith is Import counting into t; a bad tool goes to t.Skip.
+func ImportWith(data []byte, t *tally.Tally) (*native.Document, error) {
 	value, err := jsonread.Decode(data)
 	if err != nil {
 		return nil, err
@@ -44,7 +48,7 @@ func Import(data []byte) (*native.Document, error) {
 			return nil, fmt.Errorf(`a {"servers": …} catalog must have no other top-level field`)
 		}
 		for _, name := range slices.Sorted(maps.Keys(byName)) {
-			product, err := server(name, byName[name])
+			product, err := server(name, byName[name], t)
 			if err != nil {
 				return nil, fmt.Errorf("servers[%q]: %w", name, err)
 			}
@@ -55,7 +59,7 @@ func Import(data []byte) (*native.Document, error) {
 		}
 		return doc, nil
 	}
-	product, err := server(native.DefaultProduct, root)
+	product, err := server(native.DefaultProduct, root, t)
 	product.Name = "" // the default product has no display name of its own
 	if err != nil {
 		return nil, err
@@ -65,7 +69,7 @@ func Import(data []byte) (*native.Document, error) {
 }
 
 // server reads one tools/list result (unwrapping a JSON-RPC response).
-func server(name string, value any) (native.Product, error) {
+func server(name string, value any, t *tally.Tally) (native.Product, error) {
 	product := native.Product{ID: native.ProductID(name), Name: name}
 	result, ok := value.(map[string]any)
 	if !ok {
@@ -83,16 +87,24 @@ func server(name string, value any) (native.Product, error) {
 		return product, f.Err
 	}
 	for i, entry := range tools {
-		tool, err := decodeTool(entry)
+		t.Read()
+		tool, err := decodeTool(entry, t)
 		if err != nil {
-			return product, fmt.Errorf("tools[%d]%s: %w", i, jsonread.Label(entry, "name"), err)
+			label := fmt.Sprintf("tools[%d]%s", i, jsonread.Label(entry, "name"))
+			if name != native.DefaultProduct {
+				label = fmt.Sprintf("servers[%q].%s", name, label)
+			}
+			if err := t.Skip(label, fmt.Errorf("tools[%d]%s: %w", i, jsonread.Label(entry, "name"), err)); err != nil {
+				return product, err
+			}
+			continue
 		}
 		product.Tools = append(product.Tools, tool)
 	}
 	return product, nil
 }
 
-func decodeTool(entry any) (native.Tool, error) {
+func decodeTool(entry any, t *tally.Tally) (native.Tool, error) {
 	object, ok := entry.(map[string]any)
 	if !ok {
 		return native.Tool{}, fmt.Errorf("want a tool object, got %s", jsonread.TypeName(entry))
@@ -107,10 +119,8 @@ func decodeTool(entry any) (native.Tool, error) {
 	if f.Err == nil && tool.Name == "" {
 		f.Fail(fmt.Errorf(`field "name": missing or empty`))
 	}
-	if f.Has("inputSchema") {
-		f.Obj("inputSchema")
-		tool.InputSchema = f.Raw("inputSchema")
-	}
+	native.ReadSchemaField(&tool, &f, "inputSchema")
+	t.Keys("", object, "annotations", "description", "inputSchema", "name", "title")
 	annotations := jsonread.Fields{Object: f.Obj("annotations")}
 	if tool.Title == "" {
 		tool.Title = annotations.Str("title")

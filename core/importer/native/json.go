@@ -75,7 +75,7 @@ func decodeTool(item any) (Tool, error) {
 		return Tool{}, err
 	}
 	f.Only("aliases", "availability", "avoid_when", "description", "examples", "input_schema", "interface",
-		"name", "parameters", "safety", "summary", "title", "unavailable_reason", "use_when")
+		"keywords", "name", "parameters", "safety", "summary", "title", "unavailable_reason", "use_when")
 	t := Tool{
 		Name:              f.Str("name"),
 		Title:             f.Str("title"),
@@ -88,6 +88,7 @@ func decodeTool(item any) (Tool, error) {
 		UseWhen:           f.Strs("use_when"),
 		AvoidWhen:         f.Strs("avoid_when"),
 		Examples:          f.Strs("examples"),
+		Keywords:          f.Strs("keywords"),
 	}
 	if f.Has("input_schema") {
 		f.Obj("input_schema") // type check: a schema is an object
@@ -192,6 +193,7 @@ func appendTool(dst []byte, t *Tool) []byte {
 	c.strs("examples", t.Examples)
 	c.Raw("input_schema", t.InputSchema)
 	c.str("interface", t.Interface)
+	c.strs("keywords", t.Keywords) // left out when empty: a catalog without keywords keeps its hash
 	c.str("name", t.Name)
 	if t.Parameters != nil { // [] stays [], so that nothing is derived again on reading
 		c.Key("parameters")

@@ -23,6 +23,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/importer/internal/tally"
 	"github.com/toolsift/toolsift/core/text"
 )
 
@@ -91,6 +92,15 @@ type Tool struct {
 	UseWhen           []string
 	AvoidWhen         []string
 	Examples          []string
+	Keywords          []string // labels that are not prose: categories, tags
+
+	// Origin names the tool as its input does (`line 7 (_id "17")`) for
+	// messages; "" names it by canonical path. It is not part of the
+	// document (nor of its hash).
+	Origin string
+	// SchemaField is the input's name of the field InputSchema came from
+	// ("doc.parameters"), for messages; "" means "input_schema".
+	SchemaField string
 }
 
 // Parameter is one input of a tool. Nested object properties are flattened
@@ -122,7 +132,14 @@ var (
 // format as the importer's name. doc is normalised in place. Errors name the
 // product, the tool and the field.
 func Build(doc *Document, format string) (*catalog.Catalog, error) {
-	if err := normalize(doc); err != nil {
+	return BuildWith(doc, format, nil)
+}
+
+// BuildWith is Build that hands each tool that breaks a rule to t.Skip: a
+// strict (or nil) tally refuses the catalog as Build does, any other leaves
+// the tool out, and a product whose tools are all left out with it.
+func BuildWith(doc *Document, format string, t *tally.Tally) (*catalog.Catalog, error) {
+	if err := normalize(doc, t); err != nil {
 		return nil, err
 	}
 	encoded := AppendJSON(nil, doc)
@@ -170,6 +187,7 @@ func catalogTool(productID string, t *Tool) catalog.Tool {
 			UseWhen:      t.UseWhen,
 			AvoidWhen:    t.AvoidWhen,
 			Examples:     t.Examples,
+			Keywords:     t.Keywords,
 		},
 		InputSchema: t.InputSchema,
 	}
@@ -191,8 +209,9 @@ func catalogTool(productID string, t *Tool) catalog.Tool {
 }
 
 // normalize checks every limit and rule, fills defaults, derives parameters
-// from input schemas and sorts products, tools and parameters.
-func normalize(doc *Document) error {
+// from input schemas and sorts products, tools and parameters. A tool that
+// breaks a rule goes to skip.Skip, which decides whether the catalog fails.
+func normalize(doc *Document, skip *tally.Tally) error {
 	tools := 0
 	for i := range doc.Products {
 		tools += len(doc.Products[i].Tools)
@@ -204,26 +223,66 @@ func normalize(doc *Document) error {
 		return fmt.Errorf("the catalog has %d tools; the limit is %d", tools, MaxTools)
 	}
 	sort.SliceStable(doc.Products, func(i, j int) bool { return doc.Products[i].ID < doc.Products[j].ID })
+	kept := doc.Products[:0]
 	for i := range doc.Products {
-		p := &doc.Products[i]
-		if i > 0 && p.ID == doc.Products[i-1].ID {
-			return fmt.Errorf("product %q appears twice", p.ID)
+		p := doc.Products[i]
+		err := checkProduct(&p)
+		if err != nil {
+			err = fmt.Errorf("product %q: %w", p.ID, err)
+		} else if len(kept) > 0 && p.ID == kept[len(kept)-1].ID {
+			err = fmt.Errorf("product %q appears twice", p.ID)
 		}
-		if err := checkProduct(p); err != nil {
-			return fmt.Errorf("product %q: %w", p.ID, err)
+		if err != nil {
+			if len(p.Tools) == 0 {
+				if err := skip.Skip(fmt.Sprintf("product %q", p.ID), err); err != nil {
+					return err
+				}
+			}
+			for j := range p.Tools {
+				if err := skip.Skip(label(p.ID, &p.Tools[j]), err); err != nil {
+					return err
+				}
+			}
+			continue
 		}
 		sort.SliceStable(p.Tools, func(a, b int) bool { return p.Tools[a].Name < p.Tools[b].Name })
+		good := p.Tools[:0]
 		for j := range p.Tools {
-			t := &p.Tools[j]
-			if j > 0 && t.Name == p.Tools[j-1].Name {
-				return fmt.Errorf("product %q: tool name %q appears twice", p.ID, t.Name)
+			t := p.Tools[j]
+			err := normalizeTool(&t)
+			if err == nil && len(good) > 0 && t.Name == good[len(good)-1].Name {
+				err = fmt.Errorf("product %q: tool name %q appears twice", p.ID, t.Name)
+			} else if err != nil {
+				err = fmt.Errorf("%s: %w", label(p.ID, &t), err)
 			}
-			if err := normalizeTool(t); err != nil {
-				return fmt.Errorf("tool %q: %w", p.ID+"."+t.Name, err)
+			if err != nil {
+				if err := skip.Skip(label(p.ID, &t), err); err != nil {
+					return err
+				}
+				continue
 			}
+			good = append(good, t)
+		}
+		if p.Tools = good; len(good) > 0 {
+			kept = append(kept, p)
 		}
 	}
+	doc.Products = kept
+	if len(kept) == 0 {
+		if n, listed := skip.Skipped(); n > 0 {
+			return fmt.Errorf("the catalog has no tools: all %d were skipped (first: %s)", n, listed[0].Reason)
+		}
+		return fmt.Errorf("the catalog has no tools")
+	}
 	return nil
+}
+
+// label names a tool in messages: as its input did, else by canonical path.
+func label(productID string, t *Tool) string {
+	if t.Origin != "" {
+		return t.Origin
+	}
+	return fmt.Sprintf("tool %q", productID+"."+t.Name)
 }
 
 func checkProduct(p *Product) error {
@@ -249,7 +308,8 @@ func normalizeTool(t *Tool) error {
 		}
 	}
 	t.Aliases = catalog.SortedUnique(t.Aliases)
-	if err := checkTexts(map[string]string{
+	t.Keywords = catalog.SortedUnique(t.Keywords)
+	if err := checkTexts(map[string]string{"keywords": strings.Join(t.Keywords, "\n"),
 		"title": t.Title, "summary": t.Summary, "description": t.Description, "unavailable_reason": t.UnavailableReason,
 		"use_when": strings.Join(t.UseWhen, "\n"), "avoid_when": strings.Join(t.AvoidWhen, "\n"), "examples": strings.Join(t.Examples, "\n"),
 	}); err != nil {
@@ -287,13 +347,17 @@ func normalizeTool(t *Tool) error {
 		}
 	}
 
+	schemaField := t.SchemaField
+	if schemaField == "" {
+		schemaField = "input_schema"
+	}
 	if len(t.InputSchema) > MaxSchemaBytes {
-		return fmt.Errorf(`field "input_schema": %d bytes; the limit is %d`, len(t.InputSchema), MaxSchemaBytes)
+		return fmt.Errorf(`field %q: %d bytes; the limit is %d`, schemaField, len(t.InputSchema), MaxSchemaBytes)
 	}
 	if t.Parameters == nil && len(t.InputSchema) > 0 {
 		parameters, err := ParametersFromSchema(t.InputSchema)
 		if err != nil {
-			return fmt.Errorf(`field "input_schema": %w`, err)
+			return fmt.Errorf(`field %q: %w`, schemaField, err)
 		}
 		t.Parameters = parameters
 	}

@@ -15,14 +15,18 @@ import (
 	"fmt"
 
 	"github.com/toolsift/toolsift/core/importer/internal/jsonread"
+	"github.com/toolsift/toolsift/core/importer/internal/tally"
 	"github.com/toolsift/toolsift/core/importer/native"
 )
 
 // Format is this importer's name.
 const Format = "openai"
 
-// Import reads OpenAI tool definitions.
-func Import(data []byte) (*native.Document, error) {
+// Import reads OpenAI tool definitions strictly: one bad tool fails it.
+func Import(data []byte) (*native.Document, error) { return ImportWith(data, nil) }
+
+// ImportWith is Import counting into t; a bad tool goes to t.Skip.
+func ImportWith(data []byte, t *tally.Tally) (*native.Document, error) {
 	entries, err := jsonread.ToolList(data)
 	if err != nil {
 		return nil, err
@@ -36,16 +40,20 @@ func Import(data []byte) (*native.Document, error) {
 			return nil, fmt.Errorf("%s: want a tool object, got %s", label, jsonread.TypeName(entry))
 		}
 		if object["type"] == "namespace" {
-			product, err := namespace(object)
+			product, err := namespace(object, label, t)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", label, err)
 			}
 			doc.Products = append(doc.Products, product)
 			continue
 		}
-		tool, err := decodeTool(object)
+		t.Read()
+		tool, err := decodeTool(object, t)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", label, err)
+			if err := t.Skip(label, fmt.Errorf("%s: %w", label, err)); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		loose.Tools = append(loose.Tools, tool)
 	}
@@ -55,7 +63,7 @@ func Import(data []byte) (*native.Document, error) {
 	return doc, nil
 }
 
-func namespace(object map[string]any) (native.Product, error) {
+func namespace(object map[string]any, outer string, t *tally.Tally) (native.Product, error) {
 	f := jsonread.Fields{Object: object}
 	product := native.Product{ID: f.Str("name"), Description: f.Str("description")}
 	tools := f.Arr("tools")
@@ -67,9 +75,14 @@ func namespace(object map[string]any) (native.Product, error) {
 		if !ok {
 			return product, fmt.Errorf("tools[%d]: want a tool object, got %s", j, jsonread.TypeName(entry))
 		}
-		tool, err := decodeTool(object)
+		t.Read()
+		tool, err := decodeTool(object, t)
 		if err != nil {
-			return product, fmt.Errorf("tools[%d]%s: %w", j, jsonread.Label(entry, "name"), err)
+			label := fmt.Sprintf("tools[%d]%s", j, jsonread.Label(entry, "name"))
+			if err := t.Skip(outer+"."+label, fmt.Errorf("%s: %s: %w", outer, label, err)); err != nil {
+				return product, fmt.Errorf("%s: %w", label, err)
+			}
+			continue
 		}
 		product.Tools = append(product.Tools, tool)
 	}
@@ -77,7 +90,7 @@ func namespace(object map[string]any) (native.Product, error) {
 }
 
 // decodeTool reads one function or custom tool in either API shape.
-func decodeTool(object map[string]any) (native.Tool, error) {
+func decodeTool(object map[string]any, t *tally.Tally) (native.Tool, error) {
 	f := jsonread.Fields{Object: object}
 	kind := f.Str("type")
 	switch kind {
@@ -92,16 +105,15 @@ func decodeTool(object map[string]any) (native.Tool, error) {
 	if f.Err != nil {
 		return native.Tool{}, f.Err
 	}
+	t.Keys("", object, "description", "function", "name", "parameters", "type")
 	if function := f.Obj("function"); function != nil { // Chat Completions nests the definition
 		f = jsonread.Fields{Object: function}
+		t.Keys("function.", function, "description", "name", "parameters")
 	}
 	tool := native.Tool{Name: f.Str("name"), Description: f.Str("description")}
 	if f.Err == nil && tool.Name == "" {
 		f.Fail(fmt.Errorf(`field "name": missing or empty`))
 	}
-	if f.Has("parameters") {
-		f.Obj("parameters")
-		tool.InputSchema = f.Raw("parameters")
-	}
+	native.ReadSchemaField(&tool, &f, "parameters")
 	return tool, f.Err
 }

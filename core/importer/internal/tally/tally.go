@@ -1,0 +1,118 @@
+// Package tally counts what an import read, used, ignored and skipped, so
+// that nothing an importer leaves out goes unsaid. Importers record into a
+// Tally as they decode; package importer turns it into the sorted report a
+// snapshot stores.
+package tally
+
+import (
+	"maps"
+	"slices"
+)
+
+// MaxListed bounds how many skipped tools are listed by name; the count
+// covers all of them.
+const MaxListed = 20
+
+// Skip is one tool left out of the catalog and why.
+type Skip struct {
+	Tool   string // the tool's original id or name and where it was
+	Reason string
+}
+
+// Field is how often a source field was present on a tool, and how often
+// of those its value reached no catalog field.
+type Field struct {
+	Name    string
+	Used    int
+	Ignored int
+}
+
+// Tally collects the counts of one import. A nil *Tally is a strict tally
+// that counts nothing, so that code paths without a report stay simple.
+type Tally struct {
+	Strict  bool
+	read    int
+	skipped int
+	listed  []Skip
+	fields  map[string]*Field // looked up by name only; Fields sorts
+}
+
+// New returns an empty tally; strict makes Skip refuse instead of skip.
+func New(strict bool) *Tally { return &Tally{Strict: strict, fields: map[string]*Field{}} }
+
+// Read counts one tool entry of the input.
+func (t *Tally) Read() {
+	if t != nil {
+		t.read++
+	}
+}
+
+// Skip leaves one tool out: it returns err when the tally is strict (or
+// nil), so that the import stops as it always did, and otherwise records the
+// tool and returns nil.
+func (t *Tally) Skip(tool string, err error) error {
+	if t == nil || t.Strict {
+		return err
+	}
+	t.skipped++
+	if len(t.listed) < MaxListed {
+		t.listed = append(t.listed, Skip{Tool: tool, Reason: err.Error()})
+	}
+	return nil
+}
+
+// Use counts a field that was present and whose value reached the catalog.
+func (t *Tally) Use(field string) {
+	if t != nil {
+		t.field(field).Used++
+	}
+}
+
+// Ignore counts a field that was present and left out.
+func (t *Tally) Ignore(field string) {
+	if t != nil {
+		t.field(field).Ignored++
+	}
+}
+
+// Keys counts every key of object under prefix ("doc." say): a key in used
+// is used, any other is ignored. Null values count as absent.
+func (t *Tally) Keys(prefix string, object map[string]any, used ...string) {
+	if t == nil {
+		return
+	}
+	for _, key := range slices.Sorted(maps.Keys(object)) {
+		if object[key] == nil {
+			continue
+		}
+		if slices.Contains(used, key) {
+			t.Use(prefix + key)
+		} else {
+			t.Ignore(prefix + key)
+		}
+	}
+}
+
+func (t *Tally) field(name string) *Field {
+	f, ok := t.fields[name]
+	if !ok {
+		f = &Field{Name: name}
+		t.fields[name] = f
+	}
+	return f
+}
+
+// ToolsRead is the number of tool entries counted by Read.
+func (t *Tally) ToolsRead() int { return t.read }
+
+// Skipped returns the number of skipped tools and the first MaxListed.
+func (t *Tally) Skipped() (int, []Skip) { return t.skipped, t.listed }
+
+// Fields lists the counted fields in name order.
+func (t *Tally) Fields() []Field {
+	out := make([]Field, 0, len(t.fields))
+	for _, name := range slices.Sorted(maps.Keys(t.fields)) {
+		out = append(out, *t.fields[name])
+	}
+	return out
+}

@@ -1,0 +1,90 @@
+package importer
+
+//go:generate go run github.com/tinylib/msgp@v1.6.5 -io=false -tests=false
+//msgp:tuple Report SkippedTool FieldCount
+
+// A hostile snapshot must not make the decoder allocate a huge list before
+// reading it: the same bound as the catalog's lists.
+//msgp:limit arrays:131072 maps:64
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/toolsift/toolsift/core/importer/internal/tally"
+)
+
+// Report says what an import read and what it left out: nothing is dropped
+// without a word. Snapshots store it (see core/snapshot), so every list is
+// a sorted slice.
+type Report struct {
+	Format        string        `msg:"format" json:"format"`
+	ToolsRead     int           `msg:"tools_read" json:"tools_read"`
+	ToolsImported int           `msg:"tools_imported" json:"tools_imported"`
+	ToolsSkipped  int           `msg:"tools_skipped" json:"tools_skipped"`
+	Skipped       []SkippedTool `msg:"skipped,allownil" json:"skipped,omitempty"` // the first MaxListed, in input order
+	// Fields counts each source field (dotted under a definition: "doc.tags")
+	// by name: on how many tools it was used, on how many ignored.
+	Fields []FieldCount `msg:"fields,allownil" json:"fields,omitempty"`
+}
+
+// SkippedTool is one tool left out of the catalog and why.
+type SkippedTool struct {
+	Tool   string `msg:"tool" json:"tool"`
+	Reason string `msg:"reason" json:"reason"`
+}
+
+// FieldCount is how many tools used or ignored one source field.
+type FieldCount struct {
+	Name    string `msg:"name" json:"name"`
+	Used    int    `msg:"used" json:"used"`
+	Ignored int    `msg:"ignored" json:"ignored"`
+}
+
+// MaxListed is how many skipped tools a report names.
+const MaxListed = tally.MaxListed
+
+func newReport(format string, t *tally.Tally, imported int) *Report {
+	r := &Report{Format: format, ToolsRead: t.ToolsRead(), ToolsImported: imported}
+	n, listed := t.Skipped()
+	r.ToolsSkipped = n
+	if r.ToolsRead < imported+n { // formats that count no entries
+		r.ToolsRead = imported + n
+	}
+	for _, s := range listed {
+		r.Skipped = append(r.Skipped, SkippedTool{Tool: s.Tool, Reason: s.Reason})
+	}
+	for _, f := range t.Fields() {
+		r.Fields = append(r.Fields, FieldCount{Name: f.Name, Used: f.Used, Ignored: f.Ignored})
+	}
+	return r
+}
+
+// Summary is the report in a few lines for a terminal: the counts, the
+// skipped tools named, and the fields some tool ignored.
+func (r *Report) Summary() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "import (%s): %d tools read, %d imported, %d skipped\n", r.Format, r.ToolsRead, r.ToolsImported, r.ToolsSkipped)
+	for _, s := range r.Skipped {
+		fmt.Fprintf(&b, "  skipped %s: %s\n", s.Tool, s.Reason)
+	}
+	if more := r.ToolsSkipped - len(r.Skipped); more > 0 {
+		fmt.Fprintf(&b, "  … and %d more skipped\n", more)
+	}
+	var used, ignored []string
+	for _, f := range r.Fields {
+		if f.Used > 0 {
+			used = append(used, fmt.Sprintf("%s %d", f.Name, f.Used))
+		}
+		if f.Ignored > 0 {
+			ignored = append(ignored, fmt.Sprintf("%s %d", f.Name, f.Ignored))
+		}
+	}
+	if len(used) > 0 {
+		fmt.Fprintf(&b, "  fields used: %s\n", strings.Join(used, ", "))
+	}
+	if len(ignored) > 0 {
+		fmt.Fprintf(&b, "  fields ignored: %s\n", strings.Join(ignored, ", "))
+	}
+	return b.String()
+}
