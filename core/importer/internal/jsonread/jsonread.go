@@ -1,15 +1,14 @@
 // Package jsonread reads typed values out of decoded JSON for the importers.
-// Importers decode a document once into generic values (json.Decoder with
-// UseNumber, so numbers keep their text) and then read each object as a list
-// of typed assignments; the first type error is remembered and names the
-// field, so that an importer can say which entry of which file is wrong.
+// Importers decode a document once into generic values (the values
+// json.Decoder gives with UseNumber, so numbers keep their text) and then
+// read each object as a list of typed assignments; the first type error is
+// remembered and names the field, so that an importer can say which entry of
+// which file is wrong.
 package jsonread
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 
@@ -18,19 +17,9 @@ import (
 )
 
 // Decode decodes exactly one JSON value (numbers as json.Number) and refuses
-// trailing data.
-func Decode(data []byte) (any, error) {
-	decoder := json.NewDecoder(bytes.NewReader(data))
-	decoder.UseNumber()
-	var value any
-	if err := decoder.Decode(&value); err != nil {
-		return nil, fmt.Errorf("not valid JSON: %w", err)
-	}
-	if _, err := decoder.Token(); err != io.EOF {
-		return nil, fmt.Errorf("trailing data after the JSON value")
-	}
-	return value, nil
-}
+// trailing data. The result is what encoding/json gives for an `any` with
+// UseNumber (see decoder); its strings share one copy of data.
+func Decode(data []byte) (any, error) { return decodeValue(data) }
 
 // Fields reads typed values out of one decoded JSON object. A missing key or
 // a JSON null reads as the zero value; a value of the wrong type records the
