@@ -20,7 +20,7 @@ VENV      ?= .venv
 
 SOAK      ?= 10m
 
-.PHONY: test vet fmt-check unit race wasm-check wasm python-test js-test search bench bench-micro fuzz soak
+.PHONY: test vet fmt-check unit race wasm-check wasm python-test js-test search bench bench-micro fuzz soak quality
 
 test: fmt-check vet wasm-check unit race python-test js-test
 
@@ -69,6 +69,14 @@ search:
 # reads the public benchmarks in ../shared/data/bench (BENCH_SHARED).
 bench:
 	BENCH_QUICK=$(if $(QUICK),1,$(BENCH_QUICK)) GO=$(GO) PYTHON=$(PYTHON) bench/run.sh
+
+# Ranking quality: every profile, the plain BM25 baseline
+# (../shared/tools/bm25_reference.py) and bm25s (two tokenizers, in a venv
+# made on the first run: QUALITY_VENV, default .venv-quality) on every set
+# in BENCH_SHARED (default ../shared/data/bench); writes the table into
+# docs/QUALITY.md and every figure into bench/quality/last.json.
+quality:
+	GO=$(GO) PYTHON=$(PYTHON) $(PYTHON) bench/quality/run.py
 
 bench-micro:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) ./core/... ./hostapi/

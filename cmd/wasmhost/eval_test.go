@@ -9,6 +9,10 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolsift/toolsift/core/importer"
+	"github.com/toolsift/toolsift/core/importer/beir"
+	"github.com/toolsift/toolsift/core/profile"
 )
 
 // TestEvalDWSProxyMatchesTheReference: the DWS reference published its own
@@ -38,6 +42,9 @@ func percent(v float64) string {
 	return string(out)
 }
 
+// longQuery is over the wire's 256-character budget, its intent first.
+var longQuery = "send an email" + strings.Repeat(" please", 60)
+
 // handMadeBenchmark writes three tools, four queries (one cut to the query
 // budget, one in Chinese, one without judgements; BEIR's "_id" on one) and
 // their judgements, and returns the three paths.
@@ -53,15 +60,32 @@ func handMadeBenchmark(t *testing.T) (corpus, queries, qrels string) {
 		`{"id":"send_email","name":"send_email","description":"Send an email message","doc":{"name":"send_email","parameters":{"type":"object","properties":{"to":{"type":"string"}}}}}`,
 		`{"id":"translate","name":"translate","description":"翻译文本到另一种语言","doc":{"name":"translate"}}`,
 	}, "\n"))
-	long := "send an email" + strings.Repeat(" please", 60) // cut after the intent
 	queries = write("queries.jsonl", strings.Join([]string{
 		`{"id":"q1","text":"weather forecast in Paris"}`,
-		`{"_id":"q2","text":"` + long + `"}`,
+		`{"_id":"q2","text":"` + longQuery + `"}`,
 		`{"id":"q3","text":"把这段话翻译成英文"}`,
 		`{"id":"q4","text":"a query without judgements"}`,
 	}, "\n"))
 	qrels = write("qrels.tsv", "query-id\tcorpus-id\tscore\nq1\tweather::forecast\t1\nq2\tsend_email\t1\nq3\ttranslate\t1\nq3\tmissing::tool\t1\n")
 	return corpus, queries, qrels
+}
+
+// ownProfile is the profile the importer gives the corpus.
+func ownProfile(t *testing.T, corpus string) *profile.Profile {
+	data, err := os.ReadFile(corpus)
+	require.NoError(t, err)
+	_, p, err := importer.Import(beir.Format, data)
+	require.NoError(t, err)
+	return p
+}
+
+// overBudget is 1 when longQuery (ASCII) is over p's query budget.
+func overBudget(p *profile.Profile) int {
+	runes, bytes := p.QueryBudget()
+	if len(longQuery) > min(runes, bytes) {
+		return 1
+	}
+	return 0
 }
 
 // TestEvalBenchmark runs a hand-made benchmark whose scores are known: three
@@ -79,11 +103,13 @@ func TestEvalBenchmark(t *testing.T) {
 	}
 	require.Equal(t, reports[0].Slices, reports[1].Slices, "both engines rank alike")
 	r := reports[1]
-	require.Equal(t, "generic-v1", r.Profile)
+	own := ownProfile(t, corpus)
+	require.Equal(t, own.Name, r.Profile, "the format's own profile")
 	require.Equal(t, 3, r.Tools)
 	require.Equal(t, 3, r.Queries)
 	require.Equal(t, 1, r.Unjudged)
-	require.Equal(t, 1, r.Truncated, "the long query is cut to the budget, not refused")
+	require.Equal(t, overBudget(own), r.Truncated, "the long query is cut to the budget, not refused")
+	require.Zero(t, r.Refused)
 	require.Equal(t, []string{"missing::tool"}, r.Missing)
 	all := r.Slices["all"]
 	// q1 and q2 find their tool first; q3 finds one of its two judged tools
@@ -164,8 +190,6 @@ func TestEvalProfiles(t *testing.T) {
 	require.Len(t, reports, 2)
 	require.Equal(t, "dws-v1", reports[0].Profile, "flag order, and the snapshot was built with the profile asked for")
 	require.Equal(t, "generic-v1", reports[1].Profile)
-	require.Equal(t, byDefault.Profile, reports[1].Profile, "beir's own profile")
-	require.Equal(t, byDefault.Slices, reports[1].Slices)
 	for _, r := range reports {
 		require.NotNil(t, r.BuildMS)
 		require.GreaterOrEqual(t, *r.BuildMS, 0.0)
@@ -175,11 +199,14 @@ func TestEvalProfiles(t *testing.T) {
 		require.Equal(t, 1, r.Truncated)
 	}
 
-	code, stdout, stderr = runCLI(t, "", append(args, "--profile", "dws-v1")...)
+	own := ownProfile(t, corpus)
+	code, stdout, stderr = runCLI(t, "", append(args, "--profile", own.Name)...)
 	require.Equal(t, 0, code, stderr)
 	reports = nil
 	require.NoError(t, json.Unmarshal([]byte(stdout), &reports), "one --profile is still an array")
 	require.Len(t, reports, 1)
+	require.Equal(t, own.Name, byDefault.Profile, "without --profile: the format's own")
+	require.Equal(t, byDefault.Slices, reports[0].Slices)
 
 	table := args[:len(args)-1]
 	code, stdout, stderr = runCLI(t, "", append(table, "--profile", "generic-v1", "--profile", "dws-v1")...)
@@ -187,6 +214,20 @@ func TestEvalProfiles(t *testing.T) {
 	require.Contains(t, stdout, "| generic-v1 | all | 3 |")
 	require.Contains(t, stdout, "| dws-v1 | all | 3 |")
 	require.Less(t, strings.Index(stdout, "| generic-v1 | all |"), strings.Index(stdout, "| dws-v1 | all |"))
+
+	// Every profile cuts queries to its own budget: the long query (433
+	// characters) is cut where the budget is shorter.
+	for _, name := range profile.Names() {
+		code, stdout, stderr = runCLI(t, "", append(args, "--profile", name)...)
+		require.Equal(t, 0, code, stderr)
+		reports = nil
+		require.NoError(t, json.Unmarshal([]byte(stdout), &reports))
+		p, _ := profile.Lookup(name)
+		runes, bytes := p.QueryBudget()
+		r := reports[0]
+		require.Equal(t, []int{runes, bytes}, []int{r.QueryRunes, r.QueryBytes}, name)
+		require.Equal(t, overBudget(p), r.Truncated, name)
+	}
 
 	code, _, stderr = runCLI(t, "", append(args, "--profile", "no-such-profile")...)
 	require.Equal(t, 2, code)
