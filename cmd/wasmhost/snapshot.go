@@ -11,6 +11,8 @@ import (
 
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/dws"
+	"github.com/toolsift/toolsift/core/profile"
+	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/hostapi"
 	"github.com/toolsift/toolsift/wasm"
 )
@@ -18,7 +20,7 @@ import (
 // runSnapshot: wasmhost snapshot build --format FORMAT --in PATH -o FILE.snap
 func runSnapshot(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] != "build" {
-		fmt.Fprintln(stderr, "usage: wasmhost snapshot build --format FORMAT --in PATH -o FILE.snap [--engine wasm|native]\nformats: "+strings.Join(importer.Formats(), ", "))
+		fmt.Fprintln(stderr, "usage: wasmhost snapshot build --format FORMAT --in PATH -o FILE.snap [--engine wasm|native] [--profile NAME] [--strict]\nformats: "+strings.Join(importer.Formats(), ", "))
 		return 2
 	}
 	fs := flag.NewFlagSet("wasmhost snapshot build", flag.ContinueOnError)
@@ -27,6 +29,8 @@ func runSnapshot(args []string, stdout, stderr io.Writer) int {
 	in := fs.String("in", "", "catalog file (for dws also a directory of catalog.json + tools/<product>.json, or a .tar.gz of it)")
 	out := fs.String("o", "", "snapshot file to write")
 	engineName := fs.String("engine", "wasm", "engine that builds it: wasm (the module) or native (the Go core); the bytes are the same")
+	profileName := fs.String("profile", "", "ranking profile: "+strings.Join(profile.Names(), ", ")+" (default: the format's; builds natively)")
+	strict := fs.Bool("strict", false, "refuse the catalog when one tool is bad, instead of skipping it (builds natively)")
 	var common engineFlags
 	fs.StringVar(&common.cacheDir, "cache-dir", defaultCacheDir(), `where compiled module code is cached between runs ("" disables the cache)`)
 	if err := fs.Parse(args[1:]); err != nil {
@@ -36,7 +40,17 @@ func runSnapshot(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "wasmhost snapshot build: --in and -o are required")
 		return 2
 	}
-	snap, err := buildSnapshot(context.Background(), *engineName, *format, *in, common.hostOptions()...)
+	var snap []byte
+	var err error
+	setByUser := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { setByUser[f.Name] = true })
+	if *engineName == "native" || setByUser["profile"] || setByUser["strict"] {
+		// The module's build ABI takes no options and returns no report, so
+		// a build that needs either runs in this process (same bytes).
+		snap, err = buildNative(*format, *in, importer.Options{Strict: *strict, Profile: *profileName}, stderr)
+	} else {
+		snap, err = buildSnapshot(context.Background(), *engineName, *format, *in, common.hostOptions()...)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "wasmhost: %v\n", err)
 		return 1
@@ -47,6 +61,21 @@ func runSnapshot(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d bytes)\n", *out, len(snap))
 	return 0
+}
+
+// buildNative imports the catalog at path with opts, prints the import
+// report to stderr and returns a snapshot that stores it.
+func buildNative(format, path string, opts importer.Options, stderr io.Writer) ([]byte, error) {
+	data, err := readCatalog(format, path)
+	if err != nil {
+		return nil, fmt.Errorf("read catalog: %w", err)
+	}
+	cat, p, report, err := importer.ImportWith(format, data, opts)
+	if err != nil {
+		return nil, fmt.Errorf("import catalog: %w", err)
+	}
+	fmt.Fprint(stderr, report.Summary())
+	return snapshot.BuildWithReport(cat, p, report)
 }
 
 // runInfo prints what an engine serves: catalog hashes, tool count, profile,
@@ -60,7 +89,12 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	ctx := context.Background()
-	b, err := common.open(ctx)
+	snap, err := common.snapshotBytes(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "wasmhost: %v\n", err)
+		return 1
+	}
+	b, err := common.openBytes(ctx, snap)
 	if err != nil {
 		fmt.Fprintf(stderr, "wasmhost: %v\n", err)
 		return 1
@@ -68,9 +102,13 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	defer b.Close()
 	report := struct {
 		catalogInfo
-		ModuleBytes   int             `json:"module_bytes"`
-		ModuleVersion json.RawMessage `json:"module_version,omitempty"`
+		ModuleBytes   int              `json:"module_bytes"`
+		ModuleVersion json.RawMessage  `json:"module_version,omitempty"`
+		Import        *importer.Report `json:"import,omitempty"`
 	}{catalogInfo: b.Info(), ModuleBytes: len(wasm.Binary)}
+	if body, werr := snapshot.Decode(snap); werr == nil { // it opened, so it decodes
+		report.Import = body.Report
+	}
 	if common.engine == "wasm" {
 		if v, err := hostapi.ModuleVersion(ctx, common.hostOptions()...); err == nil {
 			report.ModuleVersion = json.RawMessage(v)

@@ -24,7 +24,8 @@ type Report struct {
 	ToolsSkipped  int           `msg:"tools_skipped" json:"tools_skipped"`
 	Skipped       []SkippedTool `msg:"skipped,allownil" json:"skipped,omitempty"` // the first MaxListed, in input order
 	// Fields counts each source field (dotted under a definition: "doc.tags")
-	// by name: on how many tools it was used, on how many ignored.
+	// by name: on how many tools it was used, on how many ignored. Tools
+	// skipped are counted as far as they were read.
 	Fields []FieldCount `msg:"fields,allownil" json:"fields,omitempty"`
 }
 

@@ -22,5 +22,9 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte("{\"id\":\"a\"}\r\n\n{\"id\":\"a::b::c\"}"))
 	f.Add([]byte(`{"id":"::"}`))
 	f.Add([]byte(`{"id":"a","doc":{"parameters":[]}}`))
+	// BEIR's own layout and the parameter shapes ReadParameters tells apart.
+	f.Add([]byte(`{"_id":"17","title":"get_weather","text":"Weather","metadata":{"tags":["sky"],"n":1}}`))
+	f.Add([]byte(`{"_id":"p","params":{"properties":{"type":"string","default":"x"}},"arguments":[{"name":"q","in":"query","schema":{"type":"string"}}]}`))
+	f.Add([]byte(`{"id":"f","doc":"{"function":{"name":"f","parameters":{"a":"string"}},"tags":"t"}"}`))
 	f.Fuzz(func(t *testing.T, data []byte) { importtest.CheckImport(t, beir.Format, data) })
 }

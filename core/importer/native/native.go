@@ -217,7 +217,7 @@ func normalize(doc *Document, skip *tally.Tally) error {
 		tools += len(doc.Products[i].Tools)
 	}
 	if tools == 0 {
-		return fmt.Errorf("the catalog has no tools")
+		return noTools(skip)
 	}
 	if tools > MaxTools {
 		return fmt.Errorf("the catalog has %d tools; the limit is %d", tools, MaxTools)
@@ -269,12 +269,18 @@ func normalize(doc *Document, skip *tally.Tally) error {
 	}
 	doc.Products = kept
 	if len(kept) == 0 {
-		if n, listed := skip.Skipped(); n > 0 {
-			return fmt.Errorf("the catalog has no tools: all %d were skipped (first: %s)", n, listed[0].Reason)
-		}
-		return fmt.Errorf("the catalog has no tools")
+		return noTools(skip)
 	}
 	return nil
+}
+
+// noTools is the error of an empty catalog, saying why when the importer
+// skipped every tool.
+func noTools(skip *tally.Tally) error {
+	if n, listed := skip.Skipped(); n > 0 {
+		return fmt.Errorf("the catalog has no tools: all %d were skipped (first: %s)", n, listed[0].Reason)
+	}
+	return fmt.Errorf("the catalog has no tools")
 }
 
 // label names a tool in messages: as its input did, else by canonical path.

@@ -76,13 +76,14 @@ func (t *Tally) Ignore(field string) {
 }
 
 // Keys counts every key of object under prefix ("doc." say): a key in used
-// is used, any other is ignored. Null values count as absent.
+// is used, any other is ignored. Null values and empty strings count as
+// absent: they say nothing to lose.
 func (t *Tally) Keys(prefix string, object map[string]any, used ...string) {
 	if t == nil {
 		return
 	}
 	for _, key := range slices.Sorted(maps.Keys(object)) {
-		if object[key] == nil {
+		if object[key] == nil || object[key] == "" {
 			continue
 		}
 		if slices.Contains(used, key) {
@@ -103,13 +104,26 @@ func (t *Tally) field(name string) *Field {
 }
 
 // ToolsRead is the number of tool entries counted by Read.
-func (t *Tally) ToolsRead() int { return t.read }
+func (t *Tally) ToolsRead() int {
+	if t == nil {
+		return 0
+	}
+	return t.read
+}
 
 // Skipped returns the number of skipped tools and the first MaxListed.
-func (t *Tally) Skipped() (int, []Skip) { return t.skipped, t.listed }
+func (t *Tally) Skipped() (int, []Skip) {
+	if t == nil {
+		return 0, nil
+	}
+	return t.skipped, t.listed
+}
 
 // Fields lists the counted fields in name order.
 func (t *Tally) Fields() []Field {
+	if t == nil {
+		return nil
+	}
 	out := make([]Field, 0, len(t.fields))
 	for _, name := range slices.Sorted(maps.Keys(t.fields)) {
 		out = append(out, *t.fields[name])
