@@ -33,23 +33,32 @@ func StemEnglish(word string) string {
 	if n < 3 || n > maxStemInput {
 		return word
 	}
-	for i := 0; i < n; i++ {
-		if c := word[i]; (c < 'a' || c > 'z') && c != '\'' {
+	// Prelude: a leading apostrophe is dropped, then an initial y and every
+	// y after a vowel become the consonant Y. One pass copies, checks the
+	// bytes and marks. A y after a marked Y stays a vowel: Y is not a vowel.
+	var buf [maxStemInput]byte
+	off := 0
+	if word[0] == '\'' {
+		off = 1
+	}
+	w := buf[:n-off]
+	prevVowel := false
+	for i := range w {
+		c := word[off+i]
+		if (c < 'a' || c > 'z') && c != '\'' {
 			return word
 		}
+		if c == 'y' && (i == 0 || prevVowel) {
+			c = 'Y'
+		}
+		w[i] = c
+		prevVowel = isVowel(c)
 	}
 	if s, ok := englishException(word); ok {
 		return s
 	}
 
-	var buf [maxStemInput]byte
-	// Prelude: a leading apostrophe is dropped before anything else.
-	off := 0
-	if word[0] == '\'' {
-		off = 1
-	}
-	st := porter2{w: buf[:copy(buf[:], word[off:])]}
-	st.markY()
+	st := porter2{w: w}
 	st.markRegions()
 
 	st.step1a()
@@ -60,7 +69,7 @@ func StemEnglish(word string) string {
 	st.step4()
 	st.step5()
 
-	w := st.w
+	w = st.w
 	for i, c := range w {
 		if c == 'Y' {
 			w[i] = 'y'
@@ -138,20 +147,6 @@ func hasVowel(b []byte) bool {
 		}
 	}
 	return false
-}
-
-// markY turns an initial y, and every y right after a vowel, into the
-// consonant Y. A y after a marked Y stays a vowel: Y is not a vowel.
-func (s *porter2) markY() {
-	w := s.w
-	if len(w) > 0 && w[0] == 'y' {
-		w[0] = 'Y'
-	}
-	for i := 1; i < len(w); i++ {
-		if w[i] == 'y' && isVowel(w[i-1]) {
-			w[i] = 'Y'
-		}
-	}
 }
 
 // afterVowelConsonant returns the offset just past the first non-vowel that
