@@ -194,9 +194,9 @@ def table(result):
     c = result["metric_check"]
     lines += [
         "",
-        f"Metric check ({c['set']}): the reference's own ranking scored by wasmhost's metric code "
-        f"(internal/quality, graded gain; every grade here is 1) and by bm25_reference.py (binary relevance) "
-        f"differs by at most {c['max_abs_difference']:.2f} points on every metric.",
+        f"Metric check ({c['set']}): the reference's own ranking, scored by wasmhost's metric code "
+        f"(internal/quality, graded gain; every grade in these sets is 1), gives what bm25_reference.py "
+        f"(binary relevance) prints, to {c['max_abs_difference']:.2f} points on every metric.",
     ]
     return "\n".join(lines)
 
