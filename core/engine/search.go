@@ -473,7 +473,7 @@ func (e *Engine) finalize(r *wire.SearchResponse, dst []byte) (*wire.SearchRespo
 	if r.Abstained && r.Hint == "" && r.ExactFiltered == nil {
 		r.Hint = e.profile.AbstainHint
 	}
-	if !r.Abstained && len(r.Candidates) > 0 && !hasStrongMatch(r.Candidates) {
+	if !r.Abstained && len(r.Candidates) > 0 && !e.hasStrongMatch(r.Candidates) {
 		r.WeakMatch = true
 		if r.Hint == "" {
 			r.Hint = e.profile.WeakMatchHint
@@ -483,17 +483,18 @@ func (e *Engine) finalize(r *wire.SearchResponse, dst []byte) (*wire.SearchRespo
 		dst = make([]byte, 0, 4096)
 	}
 	start := len(dst)
+	budget := e.profile.ResponseBudget()
 	for {
 		out, err := r.AppendJSON(dst[:start])
 		if err != nil {
 			return nil, nil, wire.Internal("encode_failed", err.Error())
 		}
-		if len(out)-start+1 <= wire.MaxResponseBytes {
+		if len(out)-start+1 <= budget {
 			return r, out, nil
 		}
 		dst = out // keep the grown buffer for the next try
 		if len(r.Candidates) == 0 {
-			return nil, nil, wire.Internal("response_too_large", fmt.Sprintf("response exceeds %d bytes without candidates", wire.MaxResponseBytes))
+			return nil, nil, wire.Internal("response_too_large", fmt.Sprintf("response exceeds %d bytes without candidates", budget))
 		}
 		r.Candidates = r.Candidates[:len(r.Candidates)-1]
 		r.Truncated = true
@@ -508,11 +509,12 @@ func (e *Engine) finalize(r *wire.SearchResponse, dst []byte) (*wire.SearchRespo
 	}
 }
 
-// hasStrongMatch: some candidate matched on identity or summary.
-func hasStrongMatch(candidates []wire.ToolReference) bool {
+// hasStrongMatch: some candidate matched on a field the profile counts as
+// strong evidence (dws-v1: identity or summary).
+func (e *Engine) hasStrongMatch(candidates []wire.ToolReference) bool {
 	for i := range candidates {
 		for _, field := range candidates[i].MatchedFields {
-			if field == "identity" || field == "summary" {
+			if e.profile.IsStrongField(field) {
 				return true
 			}
 		}

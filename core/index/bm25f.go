@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/toolsift/toolsift/core/profile"
+	"github.com/toolsift/toolsift/core/text"
 )
 
 // BM25F (Robertson, Zaragoza and Taylor's "simple BM25F") scores a document
@@ -11,6 +12,7 @@ import (
 //
 //	tf~(t, d)  = Σ_f w_f · tf_f(t, d) / (1 − b_f + b_f · len_f(d) / avglen_f)
 //	score(d)   = Σ_t qw(t) · idf(t) · tf~ / (k1 + tf~)
+//	qw(t)      = the profile's PairWeight for a word pair, else 1
 //	idf(t)     = ln(1 + (N − df + 0.5) / (df + 0.5)),  df = documents with t in any field
 //
 // Field weights scale term frequencies before the saturation, not scores
@@ -47,6 +49,14 @@ func (ix *Index) prepareBM25F(p *profile.Profile) {
 	}
 	ix.bm25fK1 = p.K1
 	ix.bm25fQueryTF = p.QueryTermWeight
+	// Word pairs weigh PairWeight of a word (1 when the profile sets none).
+	ix.bm25fTermWeight = make([]float64, len(ix.vocab.terms))
+	for i, term := range ix.vocab.terms {
+		ix.bm25fTermWeight[i] = 1
+		if p.PairWeight > 0 && text.IsWordPair(term) {
+			ix.bm25fTermWeight[i] = p.PairWeight
+		}
+	}
 }
 
 // scoreBM25F accumulates every touched document's per-field shares into
@@ -84,9 +94,9 @@ func (ix *Index) scoreBM25F(terms []queryTerm, s *Scratch) {
 		// 2. Saturate once per document, and share the score out.
 		df := float64(count)
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-		weight := idf
+		weight := float64(idf * ix.bm25fTermWeight[qt.id])
 		if ix.bm25fQueryTF == profile.QueryTermLog {
-			weight = float64(idf * math.Log1p(float64(qt.count)))
+			weight = float64(weight * math.Log1p(float64(qt.count)))
 		}
 		for _, doc := range s.termDocs[:count] {
 			row := &s.part[doc]

@@ -40,8 +40,9 @@ type Index struct {
 	lazy  *sync.Mutex
 	ready []uint32
 	// BM25F constants (see bm25f.go).
-	bm25fK1      float64
-	bm25fQueryTF string
+	bm25fK1         float64
+	bm25fQueryTF    string
+	bm25fTermWeight []float64 // per vocabulary term
 }
 
 // Field is one field's postings. Terms are sorted; the postings of Terms[i]

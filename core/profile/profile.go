@@ -59,9 +59,19 @@ type Profile struct {
 	FieldB [NumFields]float64
 	// QueryTermWeight is BM25F's weight of a repeated query term.
 	QueryTermWeight string
+	// PairWeight is BM25F's weight of a word-pair term (see the generic-v2
+	// tokenizer) relative to a word's; 0 means 1.
+	PairWeight float64
 	// MaxQueryRunes and MaxQueryBytes bound a query (0: the wire defaults,
 	// the reference's 256 characters and 2 KiB).
 	MaxQueryRunes, MaxQueryBytes int
+	// MaxResponseBytes bounds an encoded answer (0: the wire default, the
+	// reference's 8 KiB). Candidates past it are dropped from the end.
+	MaxResponseBytes int
+	// StrongFields are the fields whose match makes a result more than a
+	// weak match (see WeakMatchHint); nil means identity and summary, the
+	// reference's rule.
+	StrongFields []Field
 	// GenericProjection selects what text of a tool each field indexes:
 	// false is the reference's projection (see Project).
 	GenericProjection bool
@@ -162,11 +172,19 @@ var GenericV2 = &Profile{
 	Tokenizer:       "generic-v2",
 	Algorithm:       BM25F,
 	K1:              1.2,
-	Weights:         [NumFields]float64{Identity: 3, Summary: 2, Description: 1, Parameters: 0.5, UseWhen: 1},
+	Weights:         [NumFields]float64{Identity: 5, Summary: 2, Description: 1, Parameters: 0.6, UseWhen: 1},
 	FieldB:          [NumFields]float64{Identity: 0.75, Summary: 0.75, Description: 0.75, Parameters: 0.75, UseWhen: 0.75},
 	QueryTermWeight: QueryTermOnce,
+	PairWeight:      0.35,
 	MaxQueryRunes:   2048,
 	MaxQueryBytes:   8 << 10,
+	// A long query is echoed in the answer; 32 KiB holds it and the most
+	// candidates a request may ask for, so the byte budget never hides a
+	// ranked tool within the limit (a test checks the worst case).
+	MaxResponseBytes: 32 << 10,
+	// Most generic tools have no summary: their description is what
+	// says what they do.
+	StrongFields: []Field{Identity, Summary, Description},
 
 	GenericProjection:       true,
 	IndexUseWhen:            true,
@@ -257,6 +275,29 @@ func (p *Profile) QueryBudget() (runes, bytes int) {
 		bytes = p.MaxQueryBytes
 	}
 	return runes, bytes
+}
+
+// ResponseBudget is the largest encoded answer, newline included.
+func (p *Profile) ResponseBudget() int {
+	if p.MaxResponseBytes > 0 {
+		return p.MaxResponseBytes
+	}
+	return wire.MaxResponseBytes
+}
+
+// IsStrongField reports whether a match on the named field (a wire name, as
+// in matched_fields) is strong evidence.
+func (p *Profile) IsStrongField(name string) bool {
+	strong := p.StrongFields
+	if strong == nil {
+		strong = []Field{Identity, Summary}
+	}
+	for _, f := range strong {
+		if f.String() == name {
+			return true
+		}
+	}
+	return false
 }
 
 // Names lists the registered profiles in byte order.

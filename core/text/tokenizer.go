@@ -17,7 +17,8 @@ type Tokenizer interface {
 // registry maps released names to tokenizers. It is fixed at init time and
 // only read afterwards, so lookups need no locking.
 var registry = map[string]Tokenizer{
-	DWSV1.Name(): DWSV1,
+	DWSV1.Name():     DWSV1,
+	GenericV2.Name(): GenericV2,
 }
 
 // Lookup returns the tokenizer registered under name, and whether there is
