@@ -763,3 +763,15 @@ func TestWASICallGaps(t *testing.T) {
 		return err
 	})
 }
+
+// TestBuildSnapshotTooLargeForTheMemoryLimit: a build that outgrows the
+// instance's memory is the typed catalog_too_large naming the limit, not a
+// raw trap (issue 17: 15,000 MCP tools under the default limit trapped).
+func TestBuildSnapshotTooLargeForTheMemoryLimit(t *testing.T) {
+	_, err := BuildSnapshot(context.Background(), "dws", testdata.DWSCatalog, WithMemoryLimit(48<<20))
+	var typed *Error
+	require.ErrorAs(t, err, &typed)
+	require.Equal(t, "catalog_too_large", typed.Reason)
+	require.Equal(t, 3, typed.Code)
+	require.Contains(t, typed.Message, "memory limit of 48 MiB")
+}

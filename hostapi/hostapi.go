@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -223,10 +224,34 @@ func (e *Engine) Close(ctx context.Context) error {
 // that ends first makes it return at once; the module stops at its next WASI
 // call (measured on DWS: at most 0.8 s later) and is then released. Options
 // other than WithMaxInstances apply.
+//
+// A catalog whose build needs more memory than the instance may have (see
+// WithMemoryLimit) is an *Error with Reason "catalog_too_large" naming the
+// limit, not a trap.
 func BuildSnapshot(ctx context.Context, format string, catalog []byte, opts ...Option) ([]byte, error) {
+	limit := uint64(newConfig(opts).memoryLimitPages()) * pageSize
 	return oneShot(ctx, "build snapshot", opts, func(in *instance) ([]byte, error) {
-		return in.buildSnapshot(ctx, format, catalog)
+		out, err := in.buildSnapshot(ctx, format, catalog)
+		if err != nil && ranOutOfMemory(in.stderr.String()) {
+			return nil, catalogTooLarge(len(catalog), limit)
+		}
+		return out, err
 	})
+}
+
+// ranOutOfMemory reports whether the module's stderr starts with the Go
+// runtime's fatal error for an allocation the memory limit refused: the one
+// way a build fails that the module cannot turn into an error result.
+func ranOutOfMemory(stderr string) bool {
+	return strings.Contains(stderr, "out of memory")
+}
+
+func catalogTooLarge(size int, limit uint64) *Error {
+	return &Error{
+		Category: "validation", Code: 3, Reason: "catalog_too_large",
+		Message: fmt.Sprintf("building a snapshot of this catalog (%d bytes) needs more than the module's memory limit of %d MiB: "+
+			"raise the limit (WithMemoryLimit; wasmhost --memory-limit) or build natively", size, limit>>20),
+	}
 }
 
 // ModuleVersion returns the module's toolsift_version JSON:
