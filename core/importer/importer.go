@@ -5,11 +5,11 @@
 //
 //	format     input                                         profile
 //	dws        DWS dump: gzip'd tar or JSON object of files   dws-v1
-//	toolsift   this project's toolsift-catalog.v1 JSON        generic-v1
-//	mcp        MCP tools/list result(s)                       generic-v1
-//	openai     OpenAI function tools (both API shapes)        generic-v1
-//	anthropic  Anthropic tools                                generic-v1
-//	beir       BEIR corpus.jsonl (benchmarks)                 generic-v1
+//	toolsift   this project's toolsift-catalog.v1 JSON        generic-v2
+//	mcp        MCP tools/list result(s)                       generic-v2
+//	openai     OpenAI function tools (both API shapes)        generic-v2
+//	anthropic  Anthropic tools                                generic-v2
+//	beir       BEIR corpus.jsonl (benchmarks)                 generic-v2
 package importer
 
 import (
@@ -108,7 +108,7 @@ func ImportWith(format string, data []byte, opts Options) (*catalog.Catalog, *pr
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		return cat, orDefault(p, profile.GenericV1), newReport(format, t, cat.ToolCount()), nil
+		return cat, orDefault(p, profile.GenericV2), newReport(format, t, cat.ToolCount()), nil
 	}
 	return nil, nil, nil, &UnknownFormatError{Format: format}
 }

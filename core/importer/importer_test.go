@@ -89,7 +89,7 @@ func newEngine(t *testing.T, format, data string) *engine.Engine {
 	t.Helper()
 	cat, p, err := importer.Import(format, []byte(data))
 	require.NoError(t, err)
-	require.Equal(t, profile.GenericV1, p)
+	require.Equal(t, profile.GenericV2, p)
 	require.Equal(t, format, cat.Format)
 	e, err := engine.New(cat, p)
 	require.NoError(t, err)
@@ -107,7 +107,7 @@ func TestEveryFormatEndToEnd(t *testing.T) {
 				"bill a customer with an invoice":       "tools.create_invoice",
 			} {
 				r := search(t, e, query)
-				require.Equal(t, profile.BM25, r.Strategy, query)
+				require.Equal(t, profile.BM25F, r.Strategy, query)
 				require.NotEmpty(t, r.Candidates, query)
 				require.Equal(t, want, r.Candidates[0].CanonicalPath, query)
 			}
@@ -157,7 +157,7 @@ func TestBareNames(t *testing.T) {
 	require.Equal(t, "jira.transition", r.Candidates[0].CanonicalPath)
 
 	r = search(t, generic, "search")
-	require.Equal(t, profile.BM25, r.Strategy, "a bare name two tools share resolves to neither")
+	require.Equal(t, profile.BM25F, r.Strategy, "a bare name two tools share resolves to neither")
 	require.Len(t, r.Candidates, 2)
 
 	r = search(t, generic, "tools.x")

@@ -38,7 +38,7 @@ func (f Field) String() string { return fieldNames[f] }
 const (
 	BM25  = "fielded_bm25_ensemble"
 	TFIDF = "fielded_tfidf_cosine"
-	BM25F = "bm25f"
+	BM25F = "fielded_bm25f"
 )
 
 // Query term weights of BM25F: each distinct query term counts once, or
@@ -329,6 +329,7 @@ func projectGeneric(tool *catalog.Tool, product *catalog.Product) [NumFields]str
 		parameters = append(parameters, param.Enum...)
 	}
 	useWhen := append(slices.Clone(tool.Selection.UseWhen), tool.Selection.Examples...)
+	useWhen = append(useWhen, tool.Selection.Keywords...)
 
 	var out [NumFields]string
 	out[Identity] = withoutNumbers(strings.Join(identity, " "))
