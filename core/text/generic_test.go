@@ -1,0 +1,249 @@
+package text
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+func genericTokens(s string) []string { return GenericV2.AppendTokens(nil, s) }
+
+// TestGenericV2Examples pins the tokenizer's documented rules on one input
+// each. Every expected list was worked out by hand from the doc comment of
+// GenericV2; stems were checked against the Snowball vocabulary
+// (testdata/porter2) or, for words it lacks, by running Porter2's steps by
+// hand (users → user, beta, trending → trend, today's → today, http, xml,
+// api unchanged).
+func TestGenericV2Examples(t *testing.T) {
+	cases := []struct {
+		name, in string
+		want     []string
+	}{
+		// Names split into words, with a pair after each word but the first.
+		{"snake", "get_weather", []string{"get", "weather", "get weather"}},
+		{"camel", "getWeatherForecast", []string{"get", "weather", "get weather", "forecast", "weather forecast"}},
+		{"acronym first", "HTTPServerError", []string{"http", "server", "http server", "error", "server error"}},
+		{"acronym then camel", "XMLHttpRequest", []string{"xml", "http", "xml http", "request", "http request"}},
+		{"dotted", "api.v2.users", []string{"api", "v2", "api v2", "user", "v2 user"}},
+		{"kebab and slash", "get-user/list", []string{"get", "user", "get user", "list", "user list"}},
+		{"trailing digits stay", "mp3", []string{"mp3"}},
+		{"inner digits stay", "base64", []string{"base64"}},
+		{"upper after digit splits", "v2Beta", []string{"v2", "beta", "v2 beta"}},
+		{"digits are words", "book 2 tickets", []string{"book", "2", "book 2", "ticket", "2 ticket"}},
+		// Apostrophes between letters stay, and the stemmer takes the
+		// possessive off.
+		{"possessive", "today's", []string{"today"}},
+		{"possessive U+2019", "today’s", []string{"today"}},
+		{"contraction U+2019 is a stop word", "don’t", nil},
+		{"contraction then word", "don’t stop", []string{"stop"}},
+		{"curly possessive in a stretch", "user’s files", []string{"user", "file", "user file"}},
+		{"quotes around a word separate", "'quoted'", []string{"quot"}},
+		// Stop words go, and do not break a stretch.
+		{"stop words", "the weather of the city please", []string{"weather", "citi", "weather citi"}},
+		{"only stop words", "the of please", nil},
+		{"stop word in a name", "get_the_file", []string{"get", "file", "get file"}},
+		{"punctuation does not end a stretch", "weather, city.", []string{"weather", "citi", "weather citi"}},
+		// Porter2 stems of ASCII words.
+		{"stems", "running files searches trending", []string{"run", "file", "run file", "search", "file search", "trend", "search trend"}},
+		{"stems upper case", "RUNNING Files", []string{"run", "file", "run file"}},
+		// NFKC first.
+		{"fullwidth camel", "ＧｅｔＵｓｅｒ", []string{"get", "user", "get user"}},
+		{"fullwidth acronym", "ＨＴＴＰＳｅｒｖｅｒ", []string{"http", "server", "http server"}},
+		{"ligature", "ﬁles", []string{"file"}},
+		// Han and kana: unigrams interleaved with bigrams, no pairs.
+		{"chinese", "查询天气预报", []string{"查", "查询", "询", "询天", "天", "天气", "气", "气预", "预", "预报", "报"}},
+		{"hiragana", "てんき", []string{"て", "てん", "ん", "んき", "き"}},
+		{"katakana", "テスト", []string{"テ", "テス", "ス", "スト", "ト"}},
+		{"halfwidth katakana", "ﾃｽﾄ", []string{"テ", "テス", "ス", "スト", "ト"}},
+		{"kanji and kana one run", "東京タワー", []string{"東", "東京", "京", "京タ", "タ", "タワ", "ワ", "ワー", "ー"}},
+		{"katakana middle dot separates", "データ・ベース", []string{"デ", "デー", "ー", "ータ", "タ", "ベ", "ベー", "ー", "ース", "ス"}},
+		{"mixed", "查询weather预报", []string{"查", "查询", "询", "weather", "预", "预报", "报"}},
+		{"han ends a stretch", "get 天气 weather", []string{"get", "天", "天气", "气", "weather"}},
+		{"stretch restarts after han", "天气 weather forecast", []string{"天", "天气", "气", "weather", "forecast", "weather forecast"}},
+		{"stop word after han", "天气 the city", []string{"天", "天气", "气", "citi"}},
+		// Other scripts: lower-cased, split at case changes, not stemmed.
+		{"cyrillic", "ПолучитьПогоду Файлы", []string{"получить", "погоду", "получить погоду", "файлы", "погоду файлы"}},
+		{"greek", "ΚΑΙΡΟΣ καιρός", []string{"καιροσ", "καιρός", "καιροσ καιρός"}},
+		{"latin with accents not stemmed", "Cafés naïve", []string{"cafés", "naïve", "cafés naïve"}},
+		{"hangul is words", "한국어 텍스트", []string{"한국어", "텍스트", "한국어 텍스트"}},
+		// Nothing to emit, and bad bytes.
+		{"empty", "", nil},
+		{"white space", " \t\n\r\u3000 ", nil},
+		{"punctuation only", "._-/ ,;:!?", nil},
+		{"invalid bytes separate", "\xffget\xfeWeather\xff", []string{"get", "weather", "get weather"}},
+		{"truncated han", "中\xe4\xb8", []string{"中"}},
+		{"lone continuation", "x\xc3y\x80z", []string{"x", "y", "x y", "z", "y z"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := genericTokens(c.in)
+			if !slices.Equal(got, c.want) {
+				t.Fatalf("GenericV2(%q)\n got  %q\n want %q", c.in, got, c.want)
+			}
+			checkGenericProperties(t, c.in, got)
+		})
+	}
+}
+
+func TestGenericV2Registered(t *testing.T) {
+	tok, ok := Lookup("generic-v2")
+	if !ok || tok.Name() != "generic-v2" || tok != GenericV2 {
+		t.Fatalf("Lookup(generic-v2) = %v, %v", tok, ok)
+	}
+}
+
+func TestIsWordPair(t *testing.T) {
+	for term, want := range map[string]bool{
+		"get weather": true,
+		"get":         false,
+		"天气":          false,
+		"":            false,
+		"get_weather": false,
+	} {
+		if got := IsWordPair(term); got != want {
+			t.Errorf("IsWordPair(%q) = %v, want %v", term, got, want)
+		}
+	}
+	if PairSeparator != " " {
+		t.Fatalf("PairSeparator = %q: the separator is released behaviour", PairSeparator)
+	}
+}
+
+// TestGenericV2KeepsDst checks that tokens are appended after what dst holds.
+func TestGenericV2KeepsDst(t *testing.T) {
+	dst := []string{"keep"}
+	got := GenericV2.AppendTokens(dst, "getUser")
+	if want := []string{"keep", "get", "user", "get user"}; !slices.Equal(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+// isHanClass reports whether r belongs to a Han or kana run (the kana
+// blocks, less the katakana middle dot, which separates).
+func isHanClass(r rune) bool {
+	return unicode.Is(unicode.Han, r) || r >= 0x3040 && r <= 0x30FF && r != 0x30FB
+}
+
+// checkGenericProperties checks what holds for every output of GenericV2,
+// whatever the input:
+//   - no empty token, no upper-case ASCII letter, no U+2019;
+//   - a token is a word pair exactly when it holds PairSeparator, and then
+//     it is two words joined by it;
+//   - a word holds no white space, punctuation (but an apostrophe) or
+//     symbol, and a token is wholly Han/kana or holds none of it;
+//   - pairs appear exactly after each word that follows another word with
+//     no Han run between them, and join those two words;
+//   - the output is the same on a second call.
+func checkGenericProperties(t *testing.T, in string, got []string) {
+	t.Helper()
+	last := "" // the last word, while no Han token followed it
+	for i := 0; i < len(got); i++ {
+		tok := got[i]
+		if tok == "" {
+			t.Fatalf("input %q: empty token at %d in %q", in, i, got)
+		}
+		if strings.ContainsFunc(tok, func(r rune) bool { return 'A' <= r && r <= 'Z' || r == '’' }) {
+			t.Fatalf("input %q: token %q is not lower-cased", in, tok)
+		}
+		if strings.Contains(tok, PairSeparator) {
+			t.Fatalf("input %q: pair %q at %d does not follow its second word (%q)", in, tok, i, got)
+		}
+		han := strings.ContainsFunc(tok, isHanClass)
+		for _, r := range tok {
+			if han != isHanClass(r) {
+				t.Fatalf("input %q: token %q mixes Han/kana and other runes", in, tok)
+			}
+			if !han && r != '\'' && (unicode.IsSpace(r) || unicode.IsPunct(r) || unicode.IsSymbol(r) || unicode.IsControl(r) || r == utf8.RuneError) {
+				t.Fatalf("input %q: word %q holds separator %U", in, tok, r)
+			}
+		}
+		if han {
+			if n := utf8.RuneCountInString(tok); n > 2 {
+				t.Fatalf("input %q: Han token %q has %d runes", in, tok, n)
+			}
+			last = ""
+			continue
+		}
+		if last != "" {
+			want := last + PairSeparator + tok
+			if i+1 >= len(got) || got[i+1] != want {
+				t.Fatalf("input %q: want pair %q after %q at %d in %q", in, want, tok, i, got)
+			}
+			if !IsWordPair(got[i+1]) {
+				t.Fatalf("input %q: IsWordPair(%q) is false", in, got[i+1])
+			}
+			i++ // the pair
+		}
+		last = tok
+	}
+	again := GenericV2.AppendTokens([]string{"x"}, in)
+	if again[0] != "x" || !slices.Equal(again[1:], got) {
+		t.Fatalf("input %q: second call gives %q, first %q", in, again[1:], got)
+	}
+}
+
+// genericAlphabet is what random inputs are made of: every class the
+// tokenizer treats differently, and bytes that are not UTF-8.
+var genericAlphabet = []string{
+	"a", "e", "s", "y", "g", "B", "Z", "Q", "0", "7", "'", "’", "‘",
+	"_", ".", "-", "/", " ", "\t", "\n", ",", "(", "]",
+	"the", "of", "please", "don't", "ing", "ies", "ed", "ation", "HTTP", "Server", "getUser",
+	"查", "询", "天", "気", "て", "ん", "テ", "ー", "・", "ﾃ", "゛",
+	"П", "и", "Σ", "ς", "é", "e\u0301", "ß", "İ", "ǅ", "한", "\u0915\u093f",
+	"Ａ", "ｂ", "１", "ﬁ", "①", "²", "Ⅻ", "😀", "\u200b", "\ufeff",
+	"\xff", "\xe4\xb8", "\xc3", "\x80",
+}
+
+func randomGenericInput(rng *rand.Rand) string {
+	var b strings.Builder
+	for n := rng.IntN(24); n > 0; n-- {
+		b.WriteString(genericAlphabet[rng.IntN(len(genericAlphabet))])
+	}
+	return b.String()
+}
+
+// TestGenericV2Properties checks the properties on random strings.
+func TestGenericV2Properties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 2))
+	for range 20000 {
+		in := randomGenericInput(rng)
+		checkGenericProperties(t, in, genericTokens(in))
+	}
+}
+
+// FuzzGenericV2 checks the same properties on fuzzed input.
+func FuzzGenericV2(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	for _, s := range []string{"getWeatherForecast", "HTTPServerError", "api.v2.users", "today’s don't", "查询weather预报", "the weather of the city"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkGenericProperties(t, s, genericTokens(s))
+	})
+}
+
+// BenchmarkGenericV2 tokenizes a tool description in English and one in
+// Chinese into a reused slice.
+func BenchmarkGenericV2(b *testing.B) {
+	inputs := []struct{ name, text string }{
+		{"english", "getWeatherForecast: Returns the current weather and a 5-day forecast for a city, " +
+			"including temperature, humidity and wind speed. Use it when the user asks what the weather will be like."},
+		{"chinese", "查询指定城市的天气预报，返回未来五天的温度、湿度和风速；当用户询问天气时使用。"},
+	}
+	for _, in := range inputs {
+		b.Run(in.name, func(b *testing.B) {
+			dst := make([]string, 0, 128)
+			b.ReportAllocs()
+			b.SetBytes(int64(len(in.text)))
+			for b.Loop() {
+				dst = GenericV2.AppendTokens(dst[:0], in.text)
+			}
+			benchSink = dst
+		})
+	}
+}
