@@ -139,7 +139,8 @@ func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wir
 // its lower-cased form for demotion.
 func (e *Engine) retrieve(lowered, folded string, eligible []bool, k int, work *scratch) ([]candidate, []index.Hit) {
 	work.tokens = e.tokenizer.AppendTokens(work.tokens[:0], folded)
-	scored := e.index.Score(&e.profile.Weights, work.tokens, eligible, &work.index)
+	work.expansions = e.profile.AppendExpansions(work.expansions[:0], work.tokens)
+	scored := e.index.ScoreExpanded(&e.profile.Weights, work.tokens, work.expansions, e.profile.ExpansionWeight, eligible, &work.index)
 	return e.demote(lowered, index.Top(scored, k, e.profile.ScoreQuantum), &work.index), scored
 }
 
@@ -524,8 +525,9 @@ func (e *Engine) hasStrongMatch(candidates []wire.ToolReference) bool {
 
 // scratch is one query's reusable working memory.
 type scratch struct {
-	index  index.Scratch
-	tokens []string
+	index      index.Scratch
+	tokens     []string
+	expansions []string
 }
 
 func (e *Engine) getScratch() *scratch {

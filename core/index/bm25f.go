@@ -61,7 +61,7 @@ func (ix *Index) prepareBM25F(p *profile.Profile) {
 
 // scoreBM25F accumulates every touched document's per-field shares into
 // s.acc (weights are already in the coefficients, so s.weights is all ones).
-func (ix *Index) scoreBM25F(terms []queryTerm, s *Scratch) {
+func (ix *Index) scoreBM25F(terms []queryTerm, expansionWeight float64, s *Scratch) {
 	docs := ix.Docs
 	if len(s.part) != docs {
 		s.part = make([][profile.NumFields]float64, docs)
@@ -95,6 +95,9 @@ func (ix *Index) scoreBM25F(terms []queryTerm, s *Scratch) {
 		df := float64(count)
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 		weight := float64(idf * ix.bm25fTermWeight[qt.id])
+		if qt.expansion {
+			weight = float64(weight * expansionWeight)
+		}
 		if ix.bm25fQueryTF == profile.QueryTermLog {
 			weight = float64(weight * math.Log1p(float64(qt.count)))
 		}

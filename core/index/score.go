@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sync/atomic"
@@ -17,6 +18,9 @@ type queryTerm struct {
 	refs  *termRefs
 	count int
 	qtf   float64
+	// expansion: the term was not in the query but added by the
+	// profile's query expansion (BM25F weighs it at expansionWeight).
+	expansion bool
 }
 
 // Hit is one scored document and its total score.
@@ -93,13 +97,21 @@ func (s *Scratch) reset(docs int) {
 //
 // The algorithm is the one the index was Prepared for.
 func (ix *Index) Score(weights *[profile.NumFields]float64, tokens []string, eligible []bool, s *Scratch) []Hit {
+	return ix.ScoreExpanded(weights, tokens, nil, 0, eligible, s)
+}
+
+// ScoreExpanded is Score with expansion terms: terms the query did not
+// have, each weighing expansionWeight of a query term (an expansion that the
+// query has anyway counts once, as the query's). Only BM25F uses them.
+func (ix *Index) ScoreExpanded(weights *[profile.NumFields]float64, tokens, expansions []string, expansionWeight float64, eligible []bool, s *Scratch) []Hit {
 	eligible = eligible[:ix.Docs]
 	s.reset(ix.Docs)
 	s.weights = *weights
 	terms := ix.queryTerms(tokens, s)
 	if ix.algorithm == profile.BM25F {
+		terms = ix.addExpansions(terms, expansions, s)
 		s.weights = [profile.NumFields]float64{1, 1, 1, 1, 1} // already in the coefficients
-		ix.scoreBM25F(terms, s)
+		ix.scoreBM25F(terms, expansionWeight, s)
 		return s.touchedHits(eligible)
 	}
 	// A query whose postings outnumber the documents touches most of them:
@@ -241,6 +253,24 @@ func (ix *Index) queryTerms(tokens []string, s *Scratch) []queryTerm {
 		terms = append(terms, queryTerm{id: id, refs: &ix.vocab.refs[id], count: 1})
 	}
 	s.ids, s.terms = ids, terms
+	return terms
+}
+
+// addExpansions adds the expansion terms the index knows and the query
+// lacks, keeping terms in vocabulary order (the order scores are summed in).
+func (ix *Index) addExpansions(terms []queryTerm, expansions []string, s *Scratch) []queryTerm {
+	for _, token := range expansions {
+		id, ok := ix.vocab.index(token)
+		if !ok {
+			continue
+		}
+		i, found := slices.BinarySearchFunc(terms, id, func(t queryTerm, id uint32) int { return cmp.Compare(t.id, id) })
+		if found {
+			continue
+		}
+		terms = slices.Insert(terms, i, queryTerm{id: id, refs: &ix.vocab.refs[id], count: 1, expansion: true})
+	}
+	s.terms = terms
 	return terms
 }
 

@@ -41,6 +41,10 @@ const (
 	BM25F = "fielded_bm25f"
 )
 
+// ExpandActionVerbs expands everyday action verbs in a query to the verbs
+// tool names use (see expansion.go).
+const ExpandActionVerbs = "action-verbs"
+
 // Query term weights of BM25F: each distinct query term counts once, or
 // ln(1 + its count in the query).
 const (
@@ -59,6 +63,11 @@ type Profile struct {
 	FieldB [NumFields]float64
 	// QueryTermWeight is BM25F's weight of a repeated query term.
 	QueryTermWeight string
+	// QueryExpansion names the query expansion (see AppendExpansions):
+	// "" for none. ExpansionWeight is an expansion term's weight relative
+	// to a query term's.
+	QueryExpansion  string
+	ExpansionWeight float64
 	// PairWeight is BM25F's weight of a word-pair term (see the generic-v2
 	// tokenizer) relative to a word's; 0 means 1.
 	PairWeight float64
@@ -176,6 +185,8 @@ var GenericV2 = &Profile{
 	FieldB:          [NumFields]float64{Identity: 0.75, Summary: 0.75, Description: 0.75, Parameters: 0.75, UseWhen: 0.75},
 	QueryTermWeight: QueryTermOnce,
 	PairWeight:      0.35,
+	QueryExpansion:  ExpandActionVerbs,
+	ExpansionWeight: 0.3,
 	MaxQueryRunes:   2048,
 	MaxQueryBytes:   8 << 10,
 	// A long query is echoed in the answer; 32 KiB holds it and the most
