@@ -247,3 +247,24 @@ func BenchmarkGenericV2(b *testing.B) {
 		})
 	}
 }
+
+// TestGenericV2KanaEdges checks the kana rule at the edges of the kana
+// blocks, where the code's block test and the doc comment part: the doc
+// says runs of kana characters are unigrams+bigrams and punctuation
+// separates. U+30A0 (゠, a punctuation mark in the Katakana block) is no
+// kana; U+31F0–U+31FF (Katakana Phonetic Extensions, ㇰ…ㇿ) are katakana
+// letters outside U+3040–U+30FF.
+func TestGenericV2KanaEdges(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []string
+	}{
+		{"テ゠ス", []string{"テ", "ス"}},
+		{"トㇰ", []string{"ト", "トㇰ", "ㇰ"}},
+	}
+	for _, c := range cases {
+		if got := genericTokens(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("GenericV2(%q)\n got  %q\n want %q", c.in, got, c.want)
+		}
+	}
+}
