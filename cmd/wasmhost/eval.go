@@ -102,7 +102,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	var benchmarks []*benchmarkReport
 	var proxies []*proxyReport
 	for _, p := range runs {
-		snap, buildMS, err := evalSnapshot(&common, p)
+		snap, original, buildMS, err := evalSnapshot(&common, p, *dwsProxy)
 		if err != nil {
 			fmt.Fprintf(stderr, "wasmhost eval: %v\n", err)
 			return 1
@@ -121,10 +121,11 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 				return werr
 			}
 			if *dwsProxy {
-				r, err := evalProxy(ctx, engine, &body.Catalog, label)
+				r, err := evalProxy(ctx, engine, original, label)
 				if err != nil {
 					return err
 				}
+				r.UseWhenHeldOut = !sameUseWhen(original, &body.Catalog)
 				r.BuildMS = buildMS
 				proxies = append(proxies, r)
 				return nil
@@ -184,53 +185,99 @@ func lookupProfile(name string) (*profile.Profile, error) {
 	return p, nil
 }
 
-// evalSnapshot returns the snapshot to evaluate p on, and how long building
-// it took in milliseconds (nil when a stored snapshot is served as it is).
-// A catalog is imported and indexed natively, whichever engine then serves
-// it: both engines build the same bytes, and the native build is the one
-// whose time means something. p nil keeps the format's own profile; with a
-// stored snapshot (--snapshot, or the built-in DWS one) and a profile, its
+// evalSnapshot returns the snapshot to evaluate p on, the catalog whose
+// intents the DWS proxy asks (the catalog as imported), and how long
+// building it took in milliseconds (nil when a stored snapshot is served as
+// it is). A catalog is imported and indexed natively, whichever engine then
+// serves it: both engines build the same bytes, and the native build is the
+// one whose time means something. p nil keeps the format's own profile; with
+// a stored snapshot (--snapshot, or the built-in DWS one) and a profile, its
 // catalog is re-indexed with that profile.
-func evalSnapshot(f *engineFlags, p *profile.Profile) ([]byte, *float64, error) {
+//
+// For the proxy (holdOut), a profile that indexes use_when is served the
+// catalog without its use_when sentences: they are the proxy's queries, and
+// indexed they would be found by copying (generic-v2 would score R@1 99%).
+func evalSnapshot(f *engineFlags, p *profile.Profile, holdOut bool) ([]byte, *catalog.Catalog, *float64, error) {
+	var cat *catalog.Catalog
+	start := time.Now()
 	if f.catalog != "" {
 		data, err := readCatalog(f.format, f.catalog)
 		if err != nil {
-			return nil, nil, fmt.Errorf("read catalog: %w", err)
+			return nil, nil, nil, fmt.Errorf("read catalog: %w", err)
 		}
-		start := time.Now()
-		cat, own, err := importer.Import(f.format, data)
+		start = time.Now()
+		imported, own, err := importer.Import(f.format, data)
 		if err != nil {
-			return nil, nil, fmt.Errorf("import catalog: %w", err)
+			return nil, nil, nil, fmt.Errorf("import catalog: %w", err)
 		}
+		cat = imported
 		if p == nil {
 			p = own
 		}
-		snap, err := snapshot.Build(cat, p)
-		if err != nil {
-			return nil, nil, fmt.Errorf("build snapshot: %w", err)
+	} else {
+		stored := testdata.DWSSnapshot
+		if f.snapshot != "" {
+			var err error
+			if stored, err = os.ReadFile(f.snapshot); err != nil {
+				return nil, nil, nil, err
+			}
 		}
-		return snap, milliseconds(time.Since(start)), nil
-	}
-	stored := testdata.DWSSnapshot
-	if f.snapshot != "" {
-		var err error
-		if stored, err = os.ReadFile(f.snapshot); err != nil {
-			return nil, nil, err
+		body, werr := snapshot.Decode(stored)
+		if werr != nil {
+			return nil, nil, nil, werr
+		}
+		cat = &body.Catalog
+		if p == nil && !(holdOut && indexesUseWhen(body.Profile)) {
+			return stored, cat, nil, nil
+		}
+		start = time.Now()
+		if p == nil {
+			p, _ = profile.Lookup(body.Profile)
 		}
 	}
-	if p == nil {
-		return stored, nil, nil
+	served := cat
+	if holdOut && p.IndexUseWhen {
+		served = withoutUseWhen(cat)
 	}
-	start := time.Now()
-	body, werr := snapshot.Decode(stored)
-	if werr != nil {
-		return nil, nil, werr
-	}
-	snap, err := snapshot.Build(&body.Catalog, p)
+	snap, err := snapshot.Build(served, p)
 	if err != nil {
-		return nil, nil, fmt.Errorf("build snapshot with profile %s: %w", p.Name, err)
+		return nil, nil, nil, fmt.Errorf("build snapshot with profile %s: %w", p.Name, err)
 	}
-	return snap, milliseconds(time.Since(start)), nil
+	return snap, cat, milliseconds(time.Since(start)), nil
+}
+
+func indexesUseWhen(profileName string) bool {
+	p, ok := profile.Lookup(profileName)
+	return ok && p.IndexUseWhen
+}
+
+// withoutUseWhen is a copy of cat whose tools have no use_when sentences
+// (the hashes are kept: they identify the catalog the sentences came from).
+func withoutUseWhen(cat *catalog.Catalog) *catalog.Catalog {
+	out := *cat
+	out.Products = slices.Clone(cat.Products)
+	for p := range out.Products {
+		tools := slices.Clone(out.Products[p].Tools)
+		for t := range tools {
+			tools[t].Selection.UseWhen = nil
+		}
+		out.Products[p].Tools = tools
+	}
+	return &out
+}
+
+// sameUseWhen reports whether two versions of a catalog carry the same
+// number of use_when sentences.
+func sameUseWhen(a, b *catalog.Catalog) bool {
+	count := func(c *catalog.Catalog) (n int) {
+		for p := range c.Products {
+			for t := range c.Products[p].Tools {
+				n += len(c.Products[p].Tools[t].Selection.UseWhen)
+			}
+		}
+		return n
+	}
+	return count(a) == count(b)
 }
 
 func milliseconds(d time.Duration) *float64 {
@@ -529,6 +576,10 @@ type proxyReport struct {
 	QueryRunes          int                       `json:"query_budget_runes"`
 	QueryBytes          int                       `json:"query_budget_bytes"`
 	BuildMS             *float64                  `json:"build_ms"`
+	// UseWhenHeldOut: the served catalog's use_when sentences were left
+	// out of the index, because the profile indexes them and they are the
+	// intents asked.
+	UseWhenHeldOut bool `json:"use_when_held_out"`
 	// Latency is over every search: intents and forbidden cases.
 	Latency Latency `json:"latency_us"`
 }
@@ -540,7 +591,7 @@ func evalProxy(ctx context.Context, engine backend, cat *catalog.Catalog, label 
 	report := &proxyReport{Name: label, Engine: info.Engine, Profile: info.Profile, Tools: info.ToolCount, IntentSlices: map[string]*quality.Proxy{}}
 	report.QueryRunes, report.QueryBytes = queryBudget(servedProfile(engine))
 	var calls []time.Duration
-	type intent struct{ query, gold string }
+	type intent struct{ query, gold, description string }
 	var intents []intent
 	type negative struct{ query, owner string }
 	var negatives []negative
@@ -555,7 +606,7 @@ func evalProxy(ctx context.Context, engine backend, cat *catalog.Catalog, label 
 					report.IntentOverBudget++
 					continue
 				}
-				intents = append(intents, intent{q, tool.Identity.CanonicalPath})
+				intents = append(intents, intent{q, tool.Identity.CanonicalPath, tool.Description})
 			}
 			for _, q := range tool.Selection.AvoidWhen {
 				if q == "" {
@@ -583,11 +634,12 @@ func evalProxy(ctx context.Context, engine backend, cat *catalog.Catalog, label 
 		calls = append(calls, took)
 		rank := rankOf(ranked, c.gold)
 		report.Intent.Observe(rank, len(ranked) == 0)
-		slice := quality.LanguageSlice(c.query)
-		if report.IntentSlices[slice] == nil {
-			report.IntentSlices[slice] = &quality.Proxy{}
+		for _, slice := range []string{quality.LanguageSlice(c.query), copiedSlice(c.query, c.description)} {
+			if report.IntentSlices[slice] == nil {
+				report.IntentSlices[slice] = &quality.Proxy{}
+			}
+			report.IntentSlices[slice].Observe(rank, len(ranked) == 0)
 		}
-		report.IntentSlices[slice].Observe(rank, len(ranked) == 0)
 	}
 	for _, c := range negatives {
 		ranked, took, _, err := rankedPaths(ctx, engine, c.query, 5)
@@ -599,6 +651,16 @@ func evalProxy(ctx context.Context, engine backend, cat *catalog.Catalog, label 
 	}
 	report.Latency = summarizeLatency(calls)
 	return report, nil
+}
+
+// copiedSlice names the slice of an intent by whether its sentence is
+// copied from the gold tool's description: those a lexical ranker finds by
+// the copy, the others are the harder test.
+func copiedSlice(query, description string) string {
+	if strings.Contains(description, query) {
+		return "in_description"
+	}
+	return "not_in_description"
 }
 
 func withinBudget(q string, maxRunes, maxBytes int) bool {
@@ -618,8 +680,12 @@ func rankOf(ranked []string, path string) int {
 // the rows of every profile.
 func writeProxyTable(w io.Writer, reports []*proxyReport) {
 	for _, r := range reports {
-		fmt.Fprintf(w, "%s: %d tools; %s engine, profile %s, built in %s; %d intents and %d forbidden sentences over the query budget of %d characters left out; search p50 %.0f µs, p99 %.0f µs over %d calls\n",
-			r.Name, r.Tools, r.Engine, r.Profile, buildTime(r.BuildMS), r.IntentOverBudget, r.ForbiddenOverBudget, r.QueryRunes, r.Latency.P50, r.Latency.P99, r.Latency.Queries)
+		heldOut := ""
+		if r.UseWhenHeldOut {
+			heldOut = " (use_when held out of the index: the intents are those sentences)"
+		}
+		fmt.Fprintf(w, "%s: %d tools; %s engine, profile %s%s, built in %s; %d intents and %d forbidden sentences over the query budget of %d characters left out; search p50 %.0f µs, p99 %.0f µs over %d calls\n",
+			r.Name, r.Tools, r.Engine, r.Profile, heldOut, buildTime(r.BuildMS), r.IntentOverBudget, r.ForbiddenOverBudget, r.QueryRunes, r.Latency.P50, r.Latency.P99, r.Latency.Queries)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| profile | set | cases | R@1 | R@5 | MRR@5 | zero | Forbidden@1 | Forbidden@5 |")
@@ -629,7 +695,7 @@ func writeProxyTable(w io.Writer, reports []*proxyReport) {
 			fmt.Fprintf(w, "| %s | %s | %d | %.2f%% | %.2f%% | %.4f | %.2f%% | | |\n", r.Profile, name, p.Cases, 100*p.RecallAt1, 100*p.RecallAt5, p.MRRAt5, 100*p.ZeroResultRate)
 		}
 		row("intent (use_when)", &r.Intent)
-		for _, slice := range []string{"chinese_only", "mixed_chinese_ascii", "non_chinese"} {
+		for _, slice := range []string{"chinese_only", "mixed_chinese_ascii", "non_chinese", "in_description", "not_in_description"} {
 			if p := r.IntentSlices[slice]; p != nil {
 				row("intent, "+slice, p)
 			}
