@@ -54,8 +54,10 @@ func StemEnglish(word string) string {
 		w[i] = c
 		prevVowel = isVowel(c)
 	}
-	if s, ok := englishException(word); ok {
-		return s
+	if n <= 6 { // the longest exceptional form has 6 letters
+		if s, ok := englishException(word); ok {
+			return s
+		}
 	}
 
 	st := porter2{w: w}
@@ -117,14 +119,6 @@ type porter2 struct {
 
 // letterSet is a set of the letters a-z as a bit mask (bit 0 is a).
 type letterSet uint32
-
-func lettersOf(s string) letterSet {
-	var m letterSet
-	for i := 0; i < len(s); i++ {
-		m |= 1 << (s[i] - 'a')
-	}
-	return m
-}
 
 // has reports whether c is in the set; bytes outside a-z (', Y) never are.
 func (m letterSet) has(c byte) bool {
@@ -194,10 +188,15 @@ func r1Prefix(w []byte) string {
 	default:
 		return ""
 	}
-	if len(w) >= len(p) && string(w[:len(p)]) == p {
-		return p
+	if len(w) < len(p) {
+		return ""
 	}
-	return ""
+	for i := 1; i < len(p); i++ {
+		if w[i] != p[i] {
+			return ""
+		}
+	}
+	return p
 }
 
 func (s *porter2) markRegions() {
@@ -234,12 +233,16 @@ func (s *porter2) ends(suffix string) bool {
 }
 
 // replace swaps the last k bytes for rep. No rule makes the word longer than
-// the input, so the reslice stays inside the stack buffer; it is not an
-// append because escape analysis would then move the buffer to the heap.
+// the input, so the reslice stays inside the stack buffer. It is not an
+// append because escape analysis would then move the buffer to the heap, and
+// the byte loop avoids a runtime call for replacements of at most 4 bytes,
+// which matters in WebAssembly where calls are dear.
 func (s *porter2) replace(k int, rep string) {
 	n := len(s.w) - k
 	s.w = s.w[:n+len(rep)]
-	copy(s.w[n:], rep)
+	for i := 0; i < len(rep); i++ {
+		s.w[n+i] = rep[i]
+	}
 }
 
 // shortSyllableAt reports whether w[:end] ends in a short syllable: a
@@ -257,7 +260,7 @@ func (s *porter2) shortSyllableAt(end int) bool {
 	if end == 2 && isVowel(w[0]) && !isVowel(w[1]) {
 		return true
 	}
-	return end >= 4 && string(w[end-4:end]) == "past"
+	return end >= 4 && w[end-4] == 'p' && w[end-3] == 'a' && w[end-2] == 's' && w[end-1] == 't'
 }
 
 // step1a is Porter2's step 0 (possessive apostrophes) followed by step 1a
@@ -421,7 +424,8 @@ var (
 // apply finds the longest rule whose suffix ends the word and, if the suffix
 // starts at or after region, applies it when its condition holds.
 func (s *porter2) apply(rules []suffixRule, region int) {
-	for _, r := range rules {
+	for i := range rules {
+		r := &rules[i]
 		if !s.ends(r.suffix) {
 			continue
 		}
