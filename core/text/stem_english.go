@@ -52,7 +52,7 @@ func StemEnglish(word string) string {
 			c = 'Y'
 		}
 		w[i] = c
-		prevVowel = isVowel(c)
+		prevVowel = isStemVowel(c)
 	}
 	if n <= 6 { // the longest exceptional form has 6 letters
 		if s, ok := englishException(word); ok {
@@ -117,26 +117,26 @@ type porter2 struct {
 	p1, p2 int
 }
 
-// letterSet is a set of the letters a-z as a bit mask (bit 0 is a).
-type letterSet uint32
+// stemLetters is a set of the letters a-z as a bit mask (bit 0 is a).
+type stemLetters uint32
 
 // has reports whether c is in the set; bytes outside a-z (', Y) never are.
-func (m letterSet) has(c byte) bool {
+func (m stemLetters) has(c byte) bool {
 	d := c - 'a' // wraps for bytes below 'a'
 	return d < 26 && m>>d&1 != 0
 }
 
 const (
-	vowels         = letterSet(1<<('a'-'a') | 1<<('e'-'a') | 1<<('i'-'a') | 1<<('o'-'a') | 1<<('u'-'a') | 1<<('y'-'a'))
-	doubleLetters  = letterSet(1<<('b'-'a') | 1<<('d'-'a') | 1<<('f'-'a') | 1<<('g'-'a') | 1<<('m'-'a') | 1<<('n'-'a') | 1<<('p'-'a') | 1<<('r'-'a') | 1<<('t'-'a'))
-	validLiEndings = letterSet(1<<('c'-'a') | 1<<('d'-'a') | 1<<('e'-'a') | 1<<('g'-'a') | 1<<('h'-'a') | 1<<('k'-'a') | 1<<('m'-'a') | 1<<('n'-'a') | 1<<('r'-'a') | 1<<('t'-'a'))
+	stemVowels    = stemLetters(1<<('a'-'a') | 1<<('e'-'a') | 1<<('i'-'a') | 1<<('o'-'a') | 1<<('u'-'a') | 1<<('y'-'a'))
+	stemDoubles   = stemLetters(1<<('b'-'a') | 1<<('d'-'a') | 1<<('f'-'a') | 1<<('g'-'a') | 1<<('m'-'a') | 1<<('n'-'a') | 1<<('p'-'a') | 1<<('r'-'a') | 1<<('t'-'a'))
+	stemLiEndings = stemLetters(1<<('c'-'a') | 1<<('d'-'a') | 1<<('e'-'a') | 1<<('g'-'a') | 1<<('h'-'a') | 1<<('k'-'a') | 1<<('m'-'a') | 1<<('n'-'a') | 1<<('r'-'a') | 1<<('t'-'a'))
 )
 
-func isVowel(c byte) bool { return vowels.has(c) }
+func isStemVowel(c byte) bool { return stemVowels.has(c) }
 
-func hasVowel(b []byte) bool {
+func hasStemVowel(b []byte) bool {
 	for _, c := range b {
-		if isVowel(c) {
+		if isStemVowel(c) {
 			return true
 		}
 	}
@@ -147,11 +147,11 @@ func hasVowel(b []byte) bool {
 // follows a vowel at or after from, or -1 if there is none.
 func afterVowelConsonant(w []byte, from int) int {
 	i := from
-	for i < len(w) && !isVowel(w[i]) {
+	for i < len(w) && !isStemVowel(w[i]) {
 		i++
 	}
 	i++
-	for i < len(w) && isVowel(w[i]) {
+	for i < len(w) && isStemVowel(w[i]) {
 		i++
 	}
 	if i >= len(w) {
@@ -250,14 +250,14 @@ func (s *porter2) replace(k int, rep string) {
 // two-letter vowel+non-vowel; or "past".
 func (s *porter2) shortSyllableAt(end int) bool {
 	w := s.w
-	if end >= 3 && !isVowel(w[end-3]) && isVowel(w[end-2]) {
+	if end >= 3 && !isStemVowel(w[end-3]) && isStemVowel(w[end-2]) {
 		switch c := w[end-1]; {
-		case isVowel(c), c == 'w', c == 'x', c == 'Y':
+		case isStemVowel(c), c == 'w', c == 'x', c == 'Y':
 		default:
 			return true
 		}
 	}
-	if end == 2 && isVowel(w[0]) && !isVowel(w[1]) {
+	if end == 2 && isStemVowel(w[0]) && !isStemVowel(w[1]) {
 		return true
 	}
 	return end >= 4 && w[end-4] == 'p' && w[end-3] == 'a' && w[end-2] == 's' && w[end-1] == 't'
@@ -291,7 +291,7 @@ func (s *porter2) step1a() {
 	case s.ends("s"):
 		// The vowel must come before the letter preceding the s: gas and
 		// this keep it, gaps and kiwis lose it.
-		if n >= 2 && hasVowel(s.w[:n-2]) {
+		if n >= 2 && hasStemVowel(s.w[:n-2]) {
 			s.replace(1, "")
 		}
 	}
@@ -319,7 +319,7 @@ func (s *porter2) step1b() {
 			return
 		}
 		// dying, lying, tying, vying: a non-vowel then y, nothing else.
-		if len(pre) == 2 && pre[1] == 'y' && !isVowel(pre[0]) {
+		if len(pre) == 2 && pre[1] == 'y' && !isStemVowel(pre[0]) {
 			s.replace(4, "ie")
 			return
 		}
@@ -349,7 +349,7 @@ func (s *porter2) eed(k int) {
 // gets an e (hop → hope).
 func (s *porter2) edIng(k int) {
 	n := len(s.w)
-	if !hasVowel(s.w[:n-k]) {
+	if !hasStemVowel(s.w[:n-k]) {
 		return
 	}
 	s.w = s.w[:n-k]
@@ -370,19 +370,19 @@ func (s *porter2) edIng(k int) {
 	}
 }
 
-func isDoubleLetter(c byte) bool { return doubleLetters.has(c) }
+func isDoubleLetter(c byte) bool { return stemDoubles.has(c) }
 
 // step1c turns a final y or Y into i after a non-vowel that is not the
 // first letter (cry → cri; by, say unchanged).
 func (s *porter2) step1c() {
 	n := len(s.w)
-	if n >= 3 && (s.w[n-1] == 'y' || s.w[n-1] == 'Y') && !isVowel(s.w[n-2]) {
+	if n >= 3 && (s.w[n-1] == 'y' || s.w[n-1] == 'Y') && !isStemVowel(s.w[n-2]) {
 		s.w[n-1] = 'i'
 	}
 }
 
-// suffixRule is one "suffix → replacement" line of steps 2 to 4.
-type suffixRule struct {
+// stemRule is one "suffix → replacement" line of steps 2 to 4.
+type stemRule struct {
 	suffix, rep string
 	cond        byte // 0: none; 'l': preceded by l; 'L': valid li-ending; 'R': in R2; 'T': preceded by s or t
 }
@@ -391,39 +391,39 @@ type suffixRule struct {
 // first, so the first match is the longest, as Porter2 requires; a longest
 // suffix that fails its region test blocks shorter ones.
 var (
-	step2L = [...]suffixRule{{"ational", "ate", 0}, {"tional", "tion", 0}}
-	step2I = [...]suffixRule{
+	step2L = [...]stemRule{{"ational", "ate", 0}, {"tional", "tion", 0}}
+	step2I = [...]stemRule{
 		{"biliti", "ble", 0}, {"lessli", "less", 0},
 		{"aliti", "al", 0}, {"entli", "ent", 0}, {"fulli", "ful", 0}, {"ousli", "ous", 0}, {"iviti", "ive", 0},
 		{"abli", "able", 0}, {"alli", "al", 0}, {"anci", "ance", 0}, {"enci", "ence", 0},
 		{"bli", "ble", 0}, {"ogi", "og", 'l'},
 		{"li", "", 'L'},
 	}
-	step2R = [...]suffixRule{{"izer", "ize", 0}, {"ator", "ate", 0}}
-	step2N = [...]suffixRule{{"ization", "ize", 0}, {"ation", "ate", 0}}
-	step2M = [...]suffixRule{{"alism", "al", 0}}
-	step2S = [...]suffixRule{{"fulness", "ful", 0}, {"ousness", "ous", 0}, {"iveness", "ive", 0}}
-	step2T = [...]suffixRule{{"ogist", "og", 0}}
+	step2R = [...]stemRule{{"izer", "ize", 0}, {"ator", "ate", 0}}
+	step2N = [...]stemRule{{"ization", "ize", 0}, {"ation", "ate", 0}}
+	step2M = [...]stemRule{{"alism", "al", 0}}
+	step2S = [...]stemRule{{"fulness", "ful", 0}, {"ousness", "ous", 0}, {"iveness", "ive", 0}}
+	step2T = [...]stemRule{{"ogist", "og", 0}}
 
-	step3L = [...]suffixRule{{"ational", "ate", 0}, {"tional", "tion", 0}, {"ical", "ic", 0}, {"ful", "", 0}}
-	step3E = [...]suffixRule{{"alize", "al", 0}, {"icate", "ic", 0}, {"ative", "", 'R'}}
-	step3I = [...]suffixRule{{"iciti", "ic", 0}}
-	step3S = [...]suffixRule{{"ness", "", 0}}
+	step3L = [...]stemRule{{"ational", "ate", 0}, {"tional", "tion", 0}, {"ical", "ic", 0}, {"ful", "", 0}}
+	step3E = [...]stemRule{{"alize", "al", 0}, {"icate", "ic", 0}, {"ative", "", 'R'}}
+	step3I = [...]stemRule{{"iciti", "ic", 0}}
+	step3S = [...]stemRule{{"ness", "", 0}}
 
-	step4L = [...]suffixRule{{"al", "", 0}}
-	step4E = [...]suffixRule{{"ance", "", 0}, {"ence", "", 0}, {"able", "", 0}, {"ible", "", 0}, {"ate", "", 0}, {"ive", "", 0}, {"ize", "", 0}}
-	step4R = [...]suffixRule{{"er", "", 0}}
-	step4C = [...]suffixRule{{"ic", "", 0}}
-	step4T = [...]suffixRule{{"ement", "", 0}, {"ment", "", 0}, {"ant", "", 0}, {"ent", "", 0}}
-	step4M = [...]suffixRule{{"ism", "", 0}}
-	step4I = [...]suffixRule{{"iti", "", 0}}
-	step4S = [...]suffixRule{{"ous", "", 0}}
-	step4N = [...]suffixRule{{"ion", "", 'T'}}
+	step4L = [...]stemRule{{"al", "", 0}}
+	step4E = [...]stemRule{{"ance", "", 0}, {"ence", "", 0}, {"able", "", 0}, {"ible", "", 0}, {"ate", "", 0}, {"ive", "", 0}, {"ize", "", 0}}
+	step4R = [...]stemRule{{"er", "", 0}}
+	step4C = [...]stemRule{{"ic", "", 0}}
+	step4T = [...]stemRule{{"ement", "", 0}, {"ment", "", 0}, {"ant", "", 0}, {"ent", "", 0}}
+	step4M = [...]stemRule{{"ism", "", 0}}
+	step4I = [...]stemRule{{"iti", "", 0}}
+	step4S = [...]stemRule{{"ous", "", 0}}
+	step4N = [...]stemRule{{"ion", "", 'T'}}
 )
 
 // apply finds the longest rule whose suffix ends the word and, if the suffix
 // starts at or after region, applies it when its condition holds.
-func (s *porter2) apply(rules []suffixRule, region int) {
+func (s *porter2) apply(rules []stemRule, region int) {
 	for i := range rules {
 		r := &rules[i]
 		if !s.ends(r.suffix) {
@@ -456,7 +456,7 @@ func (s *porter2) apply(rules []suffixRule, region int) {
 	}
 }
 
-func isValidLiEnding(c byte) bool { return validLiEndings.has(c) }
+func isValidLiEnding(c byte) bool { return stemLiEndings.has(c) }
 
 func (s *porter2) last() byte {
 	if len(s.w) == 0 {
