@@ -70,18 +70,12 @@ func buildNative(format, path string, opts importer.Options, stderr io.Writer) (
 	if err != nil {
 		return nil, fmt.Errorf("read catalog: %w", err)
 	}
-	cat, p, report, err := importer.ImportWith(format, data, opts)
+	snap, report, err := snapshot.FromCatalog(format, data, opts)
 	if err != nil {
 		return nil, fmt.Errorf("import catalog: %w", err)
 	}
 	fmt.Fprint(stderr, report.Summary())
-	if format == dws.Format {
-		// The DWS import is strict and reads every field of a known layout:
-		// its report is the tool count, and without it the snapshot is the
-		// same bytes as the module's build and the committed default one.
-		report = nil
-	}
-	return snapshot.BuildWithReport(cat, p, report)
+	return snap, nil
 }
 
 // runInfo prints what an engine serves: catalog hashes, tool count, profile,

@@ -78,7 +78,7 @@ func New(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
 	for doc, tool := range e.tools {
 		fields := p.Project(tool, e.products[e.docs[doc].product])
 		for f := profile.Field(0); f < profile.NumFields; f++ {
-			tokens = e.tokenizer.AppendTokens(tokens[:0], fields[f])
+			tokens = p.IndexTokens(f, e.tokenizer.AppendTokens(tokens[:0], fields[f]))
 			builder.Add(doc, f, tokens)
 		}
 	}

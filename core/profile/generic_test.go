@@ -1,33 +1,40 @@
 package profile
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/text"
 )
 
-func TestWithoutNumbers(t *testing.T) {
-	cases := []struct{ in, want string }{
-		{"apigen_tool_17", "apigen_tool_  "},
-		{"17", "  "},
-		{"tool17", "tool17"},
-		{"17tool", "17tool"},
-		{"v2", "v2"},
-		{"mp3 base64", "mp3 base64"},
-		{"a_1_b", "a_ _b"},
-		{"book 2 tickets", "book   tickets"},
-		{"x-1-y 22", "x- -y   "},
-		{"3.14", " .  "},
-		{"id:42,", "id:  ,"},
-		{"１７", "１７"},           // fullwidth digits are not ASCII: left alone
-		{"é17 17é", "é17 17é"}, // a letter of another script keeps its digits
-		{"", ""},
-		{"get_weather", "get_weather"},
+func TestIndexTokensDropsNumbersFromIdentity(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []string
+	}{
+		{"apigen_tool_17", []string{"apigen", "tool", "apigen tool"}},
+		{"17", nil},
+		{"tool17 v2 mp3 base64", []string{"tool17", "v2", "tool17 v2", "mp3", "v2 mp3", "base64", "mp3 base64"}},
+		{"17Tool", []string{"tool"}},
+		{"a_1_b", []string{"b"}}, // "a" is a stop word
+		{"天气17", []string{"天", "天气", "气"}},
+		{"１７ tickets", []string{"ticket"}}, // NFKC makes fullwidth digits ASCII
+		{"3.14", nil},
+		{"", nil},
 	}
 	for _, c := range cases {
-		require.Equal(t, c.want, withoutNumbers(c.in), "withoutNumbers(%q)", c.in)
+		tokens := text.GenericV2.AppendTokens(nil, c.in)
+		got := GenericV2.IndexTokens(Identity, tokens)
+		if len(got) == 0 {
+			got = nil
+		}
+		require.Equal(t, c.want, got, "identity %q", c.in)
+		all := text.GenericV2.AppendTokens(nil, c.in)
+		require.Equal(t, all, GenericV2.IndexTokens(Description, slices.Clone(all)), "other fields keep numbers: %q", c.in)
+		require.Equal(t, all, DWSV1.IndexTokens(Identity, slices.Clone(all)), "dws-v1 keeps numbers: %q", c.in)
 	}
 }
 
@@ -69,8 +76,8 @@ func TestProjectGeneric(t *testing.T) {
 	tool, product := genericTool()
 	got := projectGeneric(tool, product)
 	want := [NumFields]string{
-		// name, product display name, aliases; whole-word numbers blanked.
-		Identity: "get_weather_   Weather API   forecast wx_ ",
+		// name, product display name, aliases (numbers are dropped as tokens: IndexTokens).
+		Identity: "get_weather_17 Weather API 3 forecast wx_2",
 		Summary:  "Current weather Weather title Weather display",
 		// Numbers stay outside identity.
 		Description: "Book 2 forecasts for a city.",
@@ -100,11 +107,11 @@ func TestProjectGenericProductName(t *testing.T) {
 	for _, name := range []string{"", "  \t"} {
 		product.Name = name
 		got := projectGeneric(tool, product)
-		require.Equal(t, "get_weather_   weather_api forecast wx_ ", got[Identity], "product name %q: the id stands in", name)
+		require.Equal(t, "get_weather_17 weather_api forecast wx_2", got[Identity], "product name %q: the id stands in", name)
 	}
 	tool.Identity.Aliases = nil
 	product.Name = " Weather "
-	require.Equal(t, "get_weather_   Weather", projectGeneric(tool, product)[Identity])
+	require.Equal(t, "get_weather_17 Weather", projectGeneric(tool, product)[Identity])
 }
 
 func TestProjectGenericEmptyTool(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/text"
 	"github.com/toolsift/toolsift/core/wire"
 )
 
@@ -343,7 +344,7 @@ func projectGeneric(tool *catalog.Tool, product *catalog.Product) [NumFields]str
 	useWhen = append(useWhen, tool.Selection.Keywords...)
 
 	var out [NumFields]string
-	out[Identity] = withoutNumbers(strings.Join(identity, " "))
+	out[Identity] = strings.Join(identity, " ")
 	out[Summary] = strings.Join([]string{tool.Selection.AgentSummary, tool.Title, tool.Display}, " ")
 	out[Description] = tool.Description
 	out[Parameters] = strings.Join(parameters, " ")
@@ -351,44 +352,34 @@ func projectGeneric(tool *catalog.Tool, product *catalog.Product) [NumFields]str
 	return out
 }
 
-// withoutNumbers blanks every run of ASCII digits that is a whole word of s
-// (between non-alphanumeric characters or the ends): an id such as
-// "apigen_tool_17" or "17" carries no words, and indexed it would let a
-// number in a query ("book 2 tickets") match a tool's id. Digits inside a
-// word ("mp3", "base64", "v2") stay.
-func withoutNumbers(s string) string {
-	var b []byte
-	for i := 0; i < len(s); {
-		if !isDigit(s[i]) || (i > 0 && isAlnum(s[i-1])) {
-			i++
+// IndexTokens filters the tokens of one field of one tool before they are
+// indexed. generic-v2 drops from identity every word that is a number (and
+// every word pair with such a word): an id such as "apigen_tool_17" or "17"
+// carries no words, and indexed it would let a number in a query ("book 2
+// tickets") match a tool's id. Digits inside a word ("mp3", "base64",
+// "v2") stay. Filtering tokens, not text, keeps the rule exactly where the
+// tokenizer puts word boundaries ("17Tool", "天气17", fullwidth "１７").
+func (p *Profile) IndexTokens(f Field, tokens []string) []string {
+	if f != Identity || !p.GenericProjection {
+		return tokens
+	}
+	kept := tokens[:0]
+	for _, token := range tokens {
+		first, second, pair := strings.Cut(token, text.PairSeparator)
+		if isNumber(first) || pair && isNumber(second) {
 			continue
 		}
-		j := i
-		for j < len(s) && isDigit(s[j]) {
-			j++
-		}
-		if j < len(s) && isAlnum(s[j]) {
-			i = j
-			continue
-		}
-		if b == nil {
-			b = []byte(s)
-		}
-		for k := i; k < j; k++ {
-			b[k] = ' '
-		}
-		i = j
+		kept = append(kept, token)
 	}
-	if b == nil {
-		return s
-	}
-	return string(b)
+	return kept
 }
 
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-
-// isAlnum: an ASCII letter or digit, or any byte of a non-ASCII rune (a
-// letter of another script keeps its digits).
-func isAlnum(c byte) bool {
-	return isDigit(c) || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
+// isNumber: s is one or more ASCII digits.
+func isNumber(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
+	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/index"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/wire"
@@ -97,6 +98,29 @@ func BuildWithReport(cat *catalog.Catalog, p *profile.Profile, report *importer.
 		return nil, err
 	}
 	return EncodeWithReport(e, report)
+}
+
+// FromCatalog imports catalog bytes of the named format with opts and
+// builds their snapshot, which stores the import's report. It is the one
+// path from catalog bytes to a snapshot, natively and in the module, so that
+// every host builds the same bytes. The DWS import is strict and reads every
+// field of a known layout, so its report says only how many tools it read:
+// it is returned but not stored, and a DWS snapshot is the same bytes with
+// or without one.
+func FromCatalog(format string, data []byte, opts importer.Options) ([]byte, *importer.Report, error) {
+	cat, p, report, err := importer.ImportWith(format, data, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	stored := report
+	if format == dws.Format {
+		stored = nil
+	}
+	snap, err := BuildWithReport(cat, p, stored)
+	if err != nil {
+		return nil, nil, err
+	}
+	return snap, report, nil
 }
 
 // Decode checks the header, the checksum and the body's structure, and

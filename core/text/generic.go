@@ -78,7 +78,7 @@ func (genericV2) AppendTokens(dst []string, text string) []string {
 
 	for i, r := range s {
 		class, c := genericClassify(r)
-		if (r == '\'' || r == '’') && open == runeWord && i+utf8.RuneLen(r) < len(s) && isASCIILetter(s[i+utf8.RuneLen(r)]) {
+		if (r == '\'' || r == '’') && open == runeWord && i+utf8.RuneLen(r) < len(s) && isASCIILower(s[i+utf8.RuneLen(r)]) {
 			// An apostrophe between letters stays in the word ("today's",
 			// "don't"): the stemmer knows English possessives, and split
 			// they would leave a lone "s" or "t" behind.
@@ -89,9 +89,11 @@ func (genericV2) AppendTokens(dst []string, text string) []string {
 			case c == caseUpper && (prev == caseLower || prev == caseDigit):
 				flush(i) // camelCase, v2Beta
 				open, start = runeWord, i
-			case c == caseLower && prev == caseUpper && i > start+1 && upperBefore(s, start, i):
+			case c == caseLower && prev == caseUpper && i > start+1 && upperBefore(s, start, i) && lowerFollows(s, i):
 				// "HTTPServer": the capital before this lower-case
-				// letter starts the next word.
+				// letter starts the next word. Not where the lower-case
+				// letter stands alone: "PDFs" and "IDs" are plurals,
+				// "IPv6" one word.
 				_, n := utf8.DecodeLastRuneInString(s[:i])
 				flush(i - n)
 				open, start = runeWord, i-n
@@ -109,7 +111,15 @@ func (genericV2) AppendTokens(dst []string, text string) []string {
 	return dst
 }
 
-func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+func isASCIILower(c byte) bool { return 'a' <= c && c <= 'z' }
+
+// lowerFollows reports whether the letter at s[i] is followed by another
+// lower-case letter.
+func lowerFollows(s string, i int) bool {
+	_, n := utf8.DecodeRuneInString(s[i:])
+	next, _ := utf8.DecodeRuneInString(s[i+n:])
+	return unicode.IsLower(next)
+}
 
 // upperBefore reports whether the word s[start:i] ends with at least two
 // upper-case letters, so that its last one begins a new word.
@@ -146,7 +156,8 @@ func genericClassify(r rune) (class, c int) {
 		return runeSep, caseNone
 	case r >= 0x4E00 && r <= 0x9FFF:
 		return runeHan, caseNone
-	case r >= 0x3040 && r <= 0x30FF && r != 0x30FB: // Hiragana, Katakana (not the middle dot)
+	case r >= 0x3040 && r <= 0x30FF && r != 0x30A0 && r != 0x30FB, // Hiragana, Katakana (not its two punctuation marks)
+		r >= 0x31F0 && r <= 0x31FF: // Katakana Phonetic Extensions
 		return runeHan, caseNone
 	case r >= hanMin && unicode.Is(unicode.Han, r):
 		return runeHan, caseNone
@@ -167,7 +178,7 @@ func genericClassify(r rune) (class, c int) {
 // appendGenericWord appends w lower-cased and stemmed, unless it is a stop
 // word.
 func appendGenericWord(dst []string, w string) []string {
-	w = lowerWord(w)
+	w = lowerWord(acronymSingular(w))
 	if strings.Contains(w, "’") {
 		w = strings.ReplaceAll(w, "’", "'")
 	}
@@ -175,6 +186,22 @@ func appendGenericWord(dst []string, w string) []string {
 		return dst
 	}
 	return append(dst, StemEnglish(w))
+}
+
+// acronymSingular drops the "s" of a plural acronym ("PDFs", "IDs",
+// "URLs"): two or more capitals and a final lower-case s. The stemmer
+// cannot, as it leaves words without a vowel alone.
+func acronymSingular(w string) string {
+	n := len(w)
+	if n < 3 || w[n-1] != 's' {
+		return w
+	}
+	for i := 0; i < n-1; i++ {
+		if w[i] < 'A' || w[i] > 'Z' {
+			return w
+		}
+	}
+	return w[:n-1]
 }
 
 // lowerWord lower-cases w rune by rune, returning w itself when nothing

@@ -242,16 +242,14 @@ func buildSnapshot(formatPtr, formatSize, ptr, size uint32) uint64 {
 		if werr != nil {
 			return nil, werr
 		}
-		cat, p, err := importer.Import(string(format), data)
+		// The default options: a bad tool is skipped and reported, the
+		// format's own profile ranks (as a native build without flags).
+		snap, _, err := snapshot.FromCatalog(string(format), data, importer.Options{})
 		var unknown *importer.UnknownFormatError
 		switch {
 		case errors.As(err, &unknown):
 			return nil, wire.Validation("unknown_format", err.Error())
 		case err != nil:
-			return nil, wire.Validation("invalid_catalog", err.Error())
-		}
-		snap, err := snapshot.Build(cat, p)
-		if err != nil {
 			return nil, wire.Validation("invalid_catalog", err.Error())
 		}
 		return append(out, snap...), nil
