@@ -124,41 +124,40 @@ func (f *engineFlags) openBytes(ctx context.Context, snap []byte) (backend, erro
 }
 
 // buildSnapshot imports a catalog (a file, or for dws also a dump
-// directory) and indexes it with the chosen engine; both give the same bytes.
+// directory) with the default options and indexes it with the chosen
+// engine; both give the same bytes.
 func buildSnapshot(ctx context.Context, engineName, format, path string, opts ...hostapi.Option) ([]byte, error) {
-	return buildSnapshotReporting(ctx, engineName, format, path, nil, opts...)
+	snap, _, err := buildSnapshotReporting(ctx, engineName, format, path, importer.Options{}, nil, opts...)
+	return snap, err
 }
 
-// buildSnapshotReporting is buildSnapshot printing its phases to progress
-// (see buildProgress; nil prints nothing).
-func buildSnapshotReporting(ctx context.Context, engineName, format, path string, progress io.Writer, opts ...hostapi.Option) ([]byte, error) {
+// buildSnapshotReporting is buildSnapshot with import options, printing its
+// phases to progress (see buildProgress; nil prints nothing). It returns
+// the import report of a native build (the module's build call returns
+// none, though its snapshot stores the same report). The module's build
+// takes no options: a build with any runs natively.
+func buildSnapshotReporting(ctx context.Context, engineName, format, path string, options importer.Options, progress io.Writer, opts ...hostapi.Option) ([]byte, *importer.Report, error) {
 	if engineName != "native" && engineName != "wasm" {
-		return nil, fmt.Errorf("unknown --engine %q (wasm or native)", engineName)
+		return nil, nil, fmt.Errorf("unknown --engine %q (wasm or native)", engineName)
 	}
 	phases := newBuildProgress(progress)
 	defer phases.done()
 	phases.begin("read")
 	data, err := readCatalog(format, path)
 	if err != nil {
-		return nil, fmt.Errorf("read catalog: %w", err)
+		return nil, nil, fmt.Errorf("read catalog: %w", err)
 	}
-	if engineName == "wasm" {
+	if engineName == "wasm" && options == (importer.Options{}) {
 		phases.begin("import, index and encode in the module")
-		return hostapi.BuildSnapshot(ctx, format, data, opts...)
+		snap, err := hostapi.BuildSnapshot(ctx, format, data, opts...)
+		return snap, nil, err
 	}
-	phases.begin("import")
-	cat, p, err := importer.Import(format, data)
+	phases.begin("import, index and encode")
+	snap, report, err := snapshot.FromCatalog(format, data, options)
 	if err != nil {
-		return nil, fmt.Errorf("import catalog: %w", err)
+		return nil, nil, fmt.Errorf("import catalog: %w", err)
 	}
-	data = nil // the catalog keeps what it needs; the input can go
-	phases.begin("index")
-	e, err := engine.New(cat, p)
-	if err != nil {
-		return nil, err
-	}
-	phases.begin("encode")
-	return snapshot.Encode(e)
+	return snap, report, nil
 }
 
 // hostOptions turns the flags into module host options: the compilation

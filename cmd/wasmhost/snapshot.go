@@ -28,11 +28,12 @@ func runSnapshot(args []string, stdout, stderr io.Writer) int {
 	format := fs.String("format", dws.Format, "catalog format of --in: "+strings.Join(importer.Formats(), ", "))
 	in := fs.String("in", "", "catalog file (for dws also a directory of catalog.json + tools/<product>.json, or a .tar.gz of it)")
 	out := fs.String("o", "", "snapshot file to write")
-	engineName := fs.String("engine", "wasm", "engine that builds it: wasm (the module) or native (the Go core); the bytes are the same")
+	engineName := fs.String("engine", defaultBuildEngine, "engine that builds it: native (the Go core, fast) or wasm (the module, as hosts without Go build); the bytes are the same")
 	profileName := fs.String("profile", "", "ranking profile: "+strings.Join(profile.Names(), ", ")+" (default: the format's; builds natively)")
 	strict := fs.Bool("strict", false, "refuse the catalog when one tool is bad, instead of skipping it (builds natively)")
 	var common engineFlags
 	fs.StringVar(&common.cacheDir, "cache-dir", defaultCacheDir(), `where compiled module code is cached between runs ("" disables the cache)`)
+	common.registerMemoryLimit(fs)
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -40,20 +41,14 @@ func runSnapshot(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "wasmhost snapshot build: --in and -o are required")
 		return 2
 	}
-	var snap []byte
-	var err error
-	setByUser := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { setByUser[f.Name] = true })
-	if *engineName == "native" || setByUser["profile"] || setByUser["strict"] {
-		// The module's build ABI takes no options and returns no report, so
-		// a build that needs either runs in this process (same bytes).
-		snap, err = buildNative(*format, *in, importer.Options{Strict: *strict, Profile: *profileName}, stderr)
-	} else {
-		snap, err = buildSnapshot(context.Background(), *engineName, *format, *in, common.hostOptions()...)
-	}
+	snap, report, err := buildSnapshotReporting(context.Background(), *engineName, *format, *in,
+		importer.Options{Strict: *strict, Profile: *profileName}, stderr, common.hostOptions()...)
 	if err != nil {
 		fmt.Fprintf(stderr, "wasmhost: %v\n", err)
 		return 1
+	}
+	if report != nil {
+		fmt.Fprint(stderr, report.Summary())
 	}
 	if err := os.WriteFile(*out, snap, 0o644); err != nil {
 		fmt.Fprintf(stderr, "wasmhost: %v\n", err)
@@ -61,21 +56,6 @@ func runSnapshot(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d bytes)\n", *out, len(snap))
 	return 0
-}
-
-// buildNative imports the catalog at path with opts, prints the import
-// report to stderr and returns a snapshot that stores it.
-func buildNative(format, path string, opts importer.Options, stderr io.Writer) ([]byte, error) {
-	data, err := readCatalog(format, path)
-	if err != nil {
-		return nil, fmt.Errorf("read catalog: %w", err)
-	}
-	snap, report, err := snapshot.FromCatalog(format, data, opts)
-	if err != nil {
-		return nil, fmt.Errorf("import catalog: %w", err)
-	}
-	fmt.Fprint(stderr, report.Summary())
-	return snap, nil
 }
 
 // runInfo prints what an engine serves: catalog hashes, tool count, profile,

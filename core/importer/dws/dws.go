@@ -6,7 +6,6 @@
 package dws
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -16,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/importer/internal/jsonread"
 	"github.com/toolsift/toolsift/core/jsonw"
 )
 
@@ -181,14 +181,16 @@ func decodeObject(files Files, name string) (map[string]any, error) {
 	if !ok {
 		return nil, fmt.Errorf("dump has no %s", name)
 	}
-	decoder := json.NewDecoder(bytes.NewReader(data))
-	decoder.UseNumber()
-	var object map[string]any
-	if err := decoder.Decode(&object); err != nil {
+	// jsonread builds the values encoding/json would (numbers as
+	// json.Number), at about half its memory: the DWS dump is decoded
+	// inside the module too.
+	value, err := jsonread.Decode(data)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if decoder.More() {
-		return nil, fmt.Errorf("%s: trailing data after the JSON object", name)
+	object, ok := value.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: want a JSON object, got %s", name, jsonread.TypeName(value))
 	}
 	return object, nil
 }
