@@ -24,8 +24,9 @@ type genericVector struct {
 }
 
 // TestGenericCatalogParity: the module builds the generic MCP catalog's
-// snapshot byte for byte as the Go core did, and answers every generic-v1
-// vector with the native engine's bytes.
+// snapshot byte for byte as the Go core did (with the format's default
+// profile, generic-v2), and answers every vector of every generic profile
+// with the native engine's bytes (generic-v1 from its committed snapshot).
 func TestGenericCatalogParity(t *testing.T) {
 	ctx := context.Background()
 	catalogJSON, err := testdata.GenericMCPCatalog()
@@ -34,12 +35,27 @@ func TestGenericCatalogParity(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(testdata.GenericSnapshot, built), "the module built a different generic snapshot")
 
-	e := openSnapshot(t, built)
-	require.Equal(t, "generic-v1", e.Info().Profile)
-	require.Equal(t, "mcp", e.Info().Format)
-	require.Equal(t, 527, e.Info().ToolCount)
+	for _, g := range []struct {
+		profile  string
+		snapshot []byte
+		golden   []byte
+	}{
+		{"generic-v2", built, testdata.GenericGolden},
+		{"generic-v1", testdata.GenericV1Snapshot, testdata.GenericV1Golden},
+	} {
+		t.Run(g.profile, func(t *testing.T) {
+			e := openSnapshot(t, g.snapshot)
+			require.Equal(t, g.profile, e.Info().Profile)
+			require.Equal(t, "mcp", e.Info().Format)
+			require.Equal(t, 527, e.Info().ToolCount)
+			replayGeneric(t, e, g.golden)
+		})
+	}
+}
 
-	scanner := bufio.NewScanner(bytes.NewReader(testdata.GenericGolden))
+func replayGeneric(t *testing.T, e *Engine, golden []byte) {
+	ctx := context.Background()
+	scanner := bufio.NewScanner(bytes.NewReader(golden))
 	scanner.Buffer(nil, 1<<20)
 	n := 0
 	for scanner.Scan() {

@@ -1,6 +1,9 @@
-"""The generic-v1 catalog (a multi-server MCP catalog) through this host: the
-module builds the same snapshot bytes as the Go core, and every vector of
-testdata/generic/golden.jsonl gets the same bytes (or the same typed error)."""
+"""The generic catalog (a multi-server MCP catalog) through this host: the
+module builds the same snapshot bytes as the Go core (profile generic-v2, the
+format's default), and every vector of every generic profile
+(testdata/generic/golden.jsonl for generic-v2, golden-generic-v1.jsonl over
+the committed mcp-generic-v1.snap) gets the same bytes (or the same typed
+error)."""
 
 from __future__ import annotations
 
@@ -17,8 +20,8 @@ from conftest import REPO
 GENERIC = REPO / "testdata" / "generic"
 
 
-def generic_vectors() -> List[Dict[str, Any]]:
-    with open(GENERIC / "golden.jsonl", encoding="utf-8") as f:
+def generic_vectors(name: str) -> List[Dict[str, Any]]:
+    with open(GENERIC / name, encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
 
 
@@ -32,16 +35,24 @@ def generic_engine() -> Any:
     e.close()
 
 
-def test_generic_info(generic_engine: toolsift.Engine) -> None:
+@pytest.fixture(scope="module")
+def generic_v1_engine() -> Any:
+    e = toolsift.Engine.open((GENERIC / "mcp-generic-v1.snap").read_bytes())
+    yield e
+    e.close()
+
+
+def test_generic_info(generic_engine: toolsift.Engine, generic_v1_engine: toolsift.Engine) -> None:
     info = generic_engine.info()
+    assert (info["profile"], info["format"], info["tool_count"]) == ("generic-v2", "mcp", 527)
+    info = generic_v1_engine.info()
     assert (info["profile"], info["format"], info["tool_count"]) == ("generic-v1", "mcp", 527)
 
 
-def test_generic_golden(generic_engine: toolsift.Engine) -> None:
-    vectors = generic_vectors()
+def replay(engine: toolsift.Engine, vectors: List[Dict[str, Any]]) -> None:
     assert len(vectors) > 25
     for v in vectors:
-        call = generic_engine.inspect_raw if v["kind"] == "inspect" else generic_engine.search_raw
+        call = engine.inspect_raw if v["kind"] == "inspect" else engine.search_raw
         request = json.dumps(v["request"], ensure_ascii=False)
         if "error" in v:
             with pytest.raises(toolsift.ToolsiftError) as caught:
@@ -49,6 +60,14 @@ def test_generic_golden(generic_engine: toolsift.Engine) -> None:
             assert (caught.value.category, caught.value.reason) == (v["error"]["category"], v["error"]["reason"]), request
         else:
             assert call(request).decode("utf-8") == v["response"], request
+
+
+def test_generic_golden(generic_engine: toolsift.Engine) -> None:
+    replay(generic_engine, generic_vectors("golden.jsonl"))
+
+
+def test_generic_v1_golden(generic_v1_engine: toolsift.Engine) -> None:
+    replay(generic_v1_engine, generic_vectors("golden-generic-v1.jsonl"))
 
 
 def test_generic_bad_catalog_names_the_entry() -> None:

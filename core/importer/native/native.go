@@ -278,7 +278,11 @@ func normalize(doc *Document, skip *tally.Tally) error {
 // skipped every tool.
 func noTools(skip *tally.Tally) error {
 	if n, listed := skip.Skipped(); n > 0 {
-		return fmt.Errorf("the catalog has no tools: all %d were skipped (first: %s)", n, listed[0].Reason)
+		first := listed[0].Reason
+		if !strings.Contains(first, listed[0].Tool) {
+			first = listed[0].Tool + ": " + first // where, when the reason does not say
+		}
+		return fmt.Errorf("the catalog has no tools: all %d were skipped (first: %s)", n, first)
 	}
 	return fmt.Errorf("the catalog has no tools")
 }
