@@ -161,5 +161,5 @@ func TestBuildSnapshotMatchesNative(t *testing.T) {
 
 	version, err := ModuleVersion(context.Background())
 	require.NoError(t, err)
-	require.JSONEq(t, `{"abi":1,"module":"toolsift","snapshot_format":3,"profiles":["dws-v1","generic-v1"],"formats":["dws","toolsift","mcp","openai","anthropic","beir"]}`, version)
+	require.JSONEq(t, `{"abi":1,"module":"toolsift","snapshot_format":4,"profiles":["dws-v1","generic-v1","generic-v2"],"formats":["dws","toolsift","mcp","openai","anthropic","beir"]}`, version)
 }
