@@ -23,6 +23,12 @@ var DWSCatalog []byte
 //go:embed dws/dws.snap
 var DWSSnapshot []byte
 
+// GitHubSlackMCP is the tools/list results of two MCP servers from npm
+// (GitHub, 26 tools; Slack, 8), as {"servers": {…}} (MIT, see mcp/LICENSE).
+//
+//go:embed mcp/github-slack.json
+var GitHubSlackMCP []byte
+
 // Golden holds the reference engine's request → response vectors, gzip'd
 // JSONL, under dws/golden/.
 //
