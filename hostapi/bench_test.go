@@ -2,10 +2,13 @@ package hostapi
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolsift/toolsift/testdata"
 )
 
 func benchSearch(b *testing.B, request string, opts ...Option) {
@@ -149,6 +152,53 @@ func BenchmarkCompileModule(b *testing.B) {
 					b.Fatal(err)
 				}
 				_ = mr.close(ctx)
+			}
+		})
+	}
+}
+
+// BenchmarkWasmGenericProfiles: the queries of core/engine's
+// BenchmarkGenericProfiles, one per iteration in turn, through the module on
+// the LiveMCPBench MCP catalog under each generic profile:
+//
+//	go test -run '^$' -bench WasmGenericProfiles -count 6 ./hostapi/
+func BenchmarkWasmGenericProfiles(b *testing.B) {
+	queries := []string{
+		"search the web with bing",
+		"generate a word cloud chart",
+		"生成词云图",
+		"convert a PDF to markdown",
+		"weather forecast for tomorrow",
+		"read a file from the local disk",
+		"Show me today's trending topics in the gaming world across all platforms.",
+		"Analyze Apple's stock for the past year and summarize it in a PPT in /root/ppt/apple.pptx.",
+		"Generate a deep report of bitcoin and save it in /root/markdown/bitcoin.md",
+		"Find the latest standard iphone prices at amazon.",
+		"Download New York's Air Quality report from Government Data, saved at /root/csv/NY_AIR_QUALITY.csv",
+		"查询明天从北京到上海的火车票余票",
+	}
+	for _, g := range []struct {
+		name string
+		snap []byte
+	}{{"generic-v1", testdata.GenericV1Snapshot}, {"generic-v2", testdata.GenericSnapshot}} {
+		b.Run(g.name, func(b *testing.B) {
+			ctx := context.Background()
+			e, err := Open(ctx, g.snap, WithMaxInstances(1))
+			require.NoError(b, err)
+			defer e.Close(ctx)
+			requests := make([][]byte, len(queries))
+			for i, q := range queries {
+				requests[i] = []byte(`{"version":"tool-search.v1","query":` + strconv.Quote(q) + `}`)
+				_, err := e.Search(ctx, requests[i])
+				require.NoError(b, err)
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, err := e.Search(ctx, requests[i%len(requests)]); err != nil {
+					b.Fatal(err)
+				}
+				i++
 			}
 		})
 	}
