@@ -66,7 +66,7 @@ func (ix *Index) scoreBM25F(terms []queryTerm, expansionWeight float64, s *Scrat
 	if len(s.part) != docs {
 		s.part = make([][profile.NumFields]float64, docs)
 		s.termMark = make([]uint8, docs)
-		s.termDocs = make([]uint32, docs)
+		s.termDocs = make([]uint32, docs+1) // a spare slot: the loop stores before it knows
 	}
 	n := float64(docs)
 	k1 := ix.bm25fK1
@@ -80,16 +80,7 @@ func (ix *Index) scoreBM25F(terms []queryTerm, expansionWeight float64, s *Scrat
 				continue
 			}
 			lo, hi := field.PostingStart[t], field.PostingStart[t+1]
-			coef := field.bm25fCoef
-			tfs := field.PostingTF[lo:hi]
-			for i, doc := range field.PostingDoc[lo:hi] {
-				if s.termMark[doc] == 0 {
-					s.termMark[doc] = 1
-					s.termDocs[count] = doc
-					count++
-				}
-				s.part[doc][f] += float64(float64(tfs[i]) * coef[doc])
-			}
+			count = s.addTermField(f, field.PostingDoc[lo:hi], field.PostingTF[lo:hi], field.bm25fCoef, count)
 		}
 		// 2. Saturate once per document, and share the score out.
 		df := float64(count)
@@ -101,21 +92,55 @@ func (ix *Index) scoreBM25F(terms []queryTerm, expansionWeight float64, s *Scrat
 		if ix.bm25fQueryTF == profile.QueryTermLog {
 			weight = float64(weight * math.Log1p(float64(qt.count)))
 		}
-		for _, doc := range s.termDocs[:count] {
-			row := &s.part[doc]
-			tf := row[0] + row[1] + row[2] + row[3] + row[4]
-			s.touch(doc)
-			if tf > 0 {
-				scale := weight / (k1 + tf)
-				acc := &s.acc[doc]
-				acc[0] += float64(row[0] * scale)
-				acc[1] += float64(row[1] * scale)
-				acc[2] += float64(row[2] * scale)
-				acc[3] += float64(row[3] * scale)
-				acc[4] += float64(row[4] * scale)
-			}
-			*row = [profile.NumFields]float64{}
-			s.termMark[doc] = 0
-		}
+		s.saturate(s.termDocs[:count], weight, k1)
+	}
+}
+
+// addTermField adds one field's part of tf~ for the postings (docs, tfs) of
+// one term, and lists the documents the term touches for the first time
+// after the count already listed; it returns the new count. Like
+// Scratch.accumulate, the loop has no branch per posting (a branch costs a
+// dispatch in WebAssembly): every posting's document is stored, and the
+// count moves only for a new one. Every posting names a document below
+// len(termMark), and termDocs has one spare slot.
+func (s *Scratch) addTermField(f profile.Field, docs, tfs []uint32, coef []float64, count int) int {
+	tfs = tfs[:len(docs)]
+	part, mark, listed := s.part, s.termMark, s.termDocs
+	for i, doc := range docs {
+		listed[count] = doc
+		seen := &mark[doc]
+		count += int(1 - *seen)
+		*seen = 1
+		part[doc][f] += float64(float64(tfs[i]) * coef[doc])
+	}
+	return count
+}
+
+// saturate turns each listed document's tf~ into its score for the term,
+// shares it out over the fields in proportion to their parts, and clears
+// the parts for the next term. tf~ is positive for every listed document
+// (each has a posting with tf ≥ 1 in a field of positive coefficient, or
+// its coefficient is 0 and so is its part: then the score adds 0).
+func (s *Scratch) saturate(docs []uint32, weight, k1 float64) {
+	// The query's touched list, marked without a branch as in addTermField
+	// (touched has its spare slot too).
+	touched, mark, n := s.touched, s.mark, s.touchedCount
+	defer func() { s.touchedCount = n }()
+	for _, doc := range docs {
+		row := &s.part[doc]
+		tf := row[0] + row[1] + row[2] + row[3] + row[4]
+		touched[n] = doc
+		seen := &mark[doc]
+		n += int(1 - *seen)
+		*seen = 1
+		scale := weight / (k1 + tf)
+		acc := &s.acc[doc]
+		acc[0] += float64(row[0] * scale)
+		acc[1] += float64(row[1] * scale)
+		acc[2] += float64(row[2] * scale)
+		acc[3] += float64(row[3] * scale)
+		acc[4] += float64(row[4] * scale)
+		*row = [profile.NumFields]float64{}
+		s.termMark[doc] = 0
 	}
 }
