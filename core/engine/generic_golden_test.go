@@ -1,4 +1,7 @@
-package testdata_test
+// The generic golden vectors live here, not in package testdata: go test
+// ./... skips every directory named testdata, so a test there never ran in
+// make test.
+package engine_test
 
 import (
 	"bytes"
@@ -17,7 +20,10 @@ import (
 	"github.com/toolsift/toolsift/testdata"
 )
 
-var update = flag.Bool("update", false, "rewrite the snapshots and golden vectors under generic/")
+var update = flag.Bool("update", false, "rewrite the snapshots and golden vectors under testdata/generic/")
+
+// genericDir is testdata/generic from this package's directory.
+var genericDir = filepath.Join("..", "..", "testdata", "generic")
 
 // genericQueries cover the generic pipelines: English and Chinese intents,
 // bare names and canonical paths (the exact guard), filters, subqueries,
@@ -104,12 +110,12 @@ func TestGenericGolden(t *testing.T) {
 			writeVector(t, &golden, "inspect", stale, e.InspectJSON)
 
 			if *update {
-				require.NoError(t, os.WriteFile(filepath.Join("generic", g.snap), snap, 0o644))
-				require.NoError(t, os.WriteFile(filepath.Join("generic", g.vectors), golden.Bytes(), 0o644))
+				require.NoError(t, os.WriteFile(filepath.Join(genericDir, g.snap), snap, 0o644))
+				require.NoError(t, os.WriteFile(filepath.Join(genericDir, g.vectors), golden.Bytes(), 0o644))
 				return
 			}
-			require.True(t, bytes.Equal(g.snapshot, snap), "generic/%s is stale: go test ./testdata -run TestGenericGolden -update", g.snap)
-			require.Equal(t, string(g.gold), golden.String(), "generic/%s is stale: go test ./testdata -run TestGenericGolden -update", g.vectors)
+			require.True(t, bytes.Equal(g.snapshot, snap), "generic/%s is stale: go test ./core/engine -run TestGenericGolden -update", g.snap)
+			require.Equal(t, string(g.gold), golden.String(), "generic/%s is stale: go test ./core/engine -run TestGenericGolden -update", g.vectors)
 		})
 	}
 }
