@@ -128,8 +128,9 @@ func TestBadRequests(t *testing.T) {
 		require.Equal(t, "validation", typed.Category)
 	}
 
-	// Over 64 MiB the host refuses before copying anything into the module.
-	tooBig := make([]byte, maxRequestBytes+1)
+	// Far over the limit the host refuses before copying anything into the
+	// module (TestOversizedRequestIsNotCopied).
+	tooBig := make([]byte, 64<<20+1)
 	for _, call := range []func(context.Context, []byte) ([]byte, error){e.Search, e.SearchExplain, e.Inspect} {
 		_, err = call(ctx, tooBig)
 		var typed *Error

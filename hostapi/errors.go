@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/toolsift/toolsift/core/wire"
 )
 
 // Error is a typed failure answered by the module (or, for a request over
-// 64 MiB, by the host before the module sees it): Category is "validation"
+// wire.MaxRequestBytes, by the host before the module sees it): Category is "validation"
 // (Code 3, the caller's fault), "discovery" (Code 6, the catalog is not what
 // the caller expected) or "internal" (Code 5); Reason is the stable
 // machine-readable code (for example "invalid_limit", "catalog_changed",
@@ -34,15 +36,14 @@ func (e *Error) Error() string {
 // were in flight when Close ran).
 var ErrClosed = errors.New("toolsift: engine closed")
 
-// maxRequestBytes bounds what the host copies into an instance; the module
-// itself refuses requests over 64 KiB with the same reason.
-const maxRequestBytes = 64 << 20
-
-func requestTooLarge(what string, size int) *Error {
-	return &Error{
-		Category: "validation", Code: 3, Reason: "request_too_large",
-		Message: fmt.Sprintf("%s of %d bytes is larger than the host's limit of %d bytes", what, size, maxRequestBytes),
-	}
+// requestTooLarge is the module's own refusal of a request over
+// wire.MaxRequestBytes (64 KiB), word for word (what is the wire version,
+// "tool-search.v1" or "schema-inspect.v1"), answered by the host before
+// anything is copied into an instance: a 60 MB request copied in first grew
+// the instance's heap for good, or killed it under a small memory limit.
+func requestTooLarge(what string) *Error {
+	werr := wire.Validation("request_too_large", fmt.Sprintf("%s request is larger than %d bytes", what, wire.MaxRequestBytes))
+	return &Error{Category: werr.Category, Code: werr.Code, Reason: werr.Reason, Message: werr.Message}
 }
 
 // abiError is a module that broke the ABI contract (a malformed result, a

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/toolsift/toolsift/core/wire"
 )
 
 // Info describes the snapshot an Engine is serving.
@@ -113,7 +115,9 @@ func Open(ctx context.Context, snapshot []byte, opts ...Option) (*Engine, error)
 // an instantiation plus a snapshot open, which proceeds even if the caller's
 // context ends first so the pool still fills), a copy of the request into
 // the instance and of the response out of it, and the search itself (about
-// 1.5 ms for a typical Chinese query on DWS).
+// 1.5 ms for a typical Chinese query on DWS). A request over
+// wire.MaxRequestBytes (64 KiB) is refused by the host with the module's own
+// validation error (request_too_large) before anything is copied in.
 func (e *Engine) Search(ctx context.Context, request []byte) ([]byte, error) {
 	return e.search(ctx, request, 0)
 }
@@ -125,8 +129,8 @@ func (e *Engine) SearchExplain(ctx context.Context, request []byte) ([]byte, err
 }
 
 func (e *Engine) search(ctx context.Context, request []byte, flags uint32) ([]byte, error) {
-	if len(request) > maxRequestBytes {
-		return nil, requestTooLarge("tool-search.v1 request", len(request))
+	if len(request) > wire.MaxRequestBytes {
+		return nil, requestTooLarge(wire.SearchVersion)
 	}
 	return e.run(ctx, "search", func(in *instance) ([]byte, error) {
 		return in.search(ctx, request, flags)
@@ -137,8 +141,8 @@ func (e *Engine) search(ctx context.Context, request []byte, flags uint32) ([]by
 // response bytes, or a *Error (for example discovery / catalog_changed when
 // the expected hashes are not the snapshot's). Same cost as Search.
 func (e *Engine) Inspect(ctx context.Context, request []byte) ([]byte, error) {
-	if len(request) > maxRequestBytes {
-		return nil, requestTooLarge("schema-inspect.v1 request", len(request))
+	if len(request) > wire.MaxRequestBytes {
+		return nil, requestTooLarge(wire.InspectVersion)
 	}
 	return e.run(ctx, "inspect", func(in *instance) ([]byte, error) {
 		return in.inspect(ctx, request)
@@ -227,7 +231,10 @@ func (e *Engine) Close(ctx context.Context) error {
 //
 // A catalog whose build needs more memory than the instance may have (see
 // WithMemoryLimit) is an *Error with Reason "catalog_too_large" naming the
-// limit, not a trap.
+// limit, not a trap. The catalog is copied into the instance whole; it has no
+// size limit of the request kind (a catalog is much larger than a request):
+// its bound is the memory limit, and one that does not fit is likewise
+// catalog_too_large.
 func BuildSnapshot(ctx context.Context, format string, catalog []byte, opts ...Option) ([]byte, error) {
 	limit := uint64(newConfig(opts).memoryLimitPages()) * pageSize
 	return oneShot(ctx, "build snapshot", opts, func(in *instance) ([]byte, error) {
