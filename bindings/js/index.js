@@ -10,7 +10,7 @@
 
 import {
   Instance,
-  MAX_HOST_REQUEST_BYTES,
+  MAX_REQUEST_BYTES,
   compiledModule,
   packagedSnapshot,
   toBytes,
@@ -30,10 +30,16 @@ export {
 export const VERSION = "0.1.0";
 
 /** Request bytes: an object is serialised with JSON.stringify (UTF-8);
- * a string is encoded as UTF-8; bytes are passed as they are. */
-function encodeRequest(request) {
+ * a string is encoded as UTF-8; bytes are passed as they are. A request over
+ * MAX_REQUEST_BYTES is refused here, before the module sees it, with the
+ * module's own words (`what` is the wire version), so that the answer is the
+ * same bytes as every other host's and the instance is untouched. */
+function encodeRequest(request, what) {
   let data;
   if (typeof request === "string") {
+    // Every UTF-16 code unit takes at least one UTF-8 byte: a string this
+    // long is refused without encoding it.
+    if (request.length > MAX_REQUEST_BYTES) throw requestTooLarge(what);
     data = encodeText(request);
   } else if (request instanceof Uint8Array || request instanceof ArrayBuffer || ArrayBuffer.isView(request)) {
     data = toBytes(request, "request");
@@ -42,11 +48,12 @@ function encodeRequest(request) {
   } else {
     throw new TypeError(`request must be an object, a string or a Uint8Array, not ${request === null ? "null" : typeof request}`);
   }
-  if (data.byteLength > MAX_HOST_REQUEST_BYTES) {
-    throw validation("request_too_large",
-      `request of ${data.byteLength} bytes is larger than the host's limit of ${MAX_HOST_REQUEST_BYTES} bytes`);
-  }
+  if (data.byteLength > MAX_REQUEST_BYTES) throw requestTooLarge(what);
   return data;
+}
+
+function requestTooLarge(what) {
+  return validation("request_too_large", `${what} request is larger than ${MAX_REQUEST_BYTES} bytes`);
 }
 
 /**
@@ -79,7 +86,7 @@ export class Engine {
 
   /** The exact compact tool-search.v1 response (no newline), decoded as UTF-8. */
   searchRaw(request, { explain = false } = {}) {
-    const data = encodeRequest(request);
+    const data = encodeRequest(request, "tool-search.v1");
     return this.#live().search(data, explain ? 1 : 0);
   }
 
@@ -90,7 +97,7 @@ export class Engine {
 
   /** The exact pretty schema-inspect.v1 response (no newline). */
   inspectRaw(request) {
-    const data = encodeRequest(request);
+    const data = encodeRequest(request, "schema-inspect.v1");
     return decodeText(this.#live().inspect(data));
   }
 

@@ -9,9 +9,10 @@ import { decodeModuleError, hostFailure } from "./errors.js";
 /** ABI version this binding speaks. */
 export const ABI_VERSION = 1;
 
-/** The host refuses (without copying) inputs larger than this; the module
- * itself refuses requests over 64 KiB with the same reason. */
-export const MAX_HOST_REQUEST_BYTES = 64 << 20;
+/** wire.MaxRequestBytes: the largest search or Inspect request. The host
+ * refuses anything larger before copying a byte into the module (a 60 MB
+ * request copied in first grew the instance's memory for good). */
+export const MAX_REQUEST_BYTES = 64 << 10;
 
 const EXPORTS = {
   toolsift_alloc: 1,
@@ -30,7 +31,7 @@ const EXPORTS = {
 const WASM32_MEMORY_BYTES = 1n << 32n;
 
 // Size of each instance's request buffer: the largest request the ABI takes.
-const SCRATCH_BYTES = 64 << 10;
+const SCRATCH_BYTES = MAX_REQUEST_BYTES;
 
 const WASM_URL = new URL("../toolsearch.wasm", import.meta.url);
 const SNAPSHOT_URL = new URL("../dws.snap", import.meta.url);

@@ -161,3 +161,73 @@ test("buildSnapshot from the DWS catalog dump is byte-identical to dws.snap", as
   await assert.rejects(buildSnapshot("nope", tar), (e) => e instanceof ValidationError && e.reason === "unknown_format");
   await assert.rejects(buildSnapshot("dws", "{not json"), (e) => e instanceof ValidationError && e.reason === "invalid_catalog");
 });
+
+/** open() with the instance's WebAssembly.Memory caught on the way (the
+ * Engine keeps its instance private). */
+async function openWatched(snapshot) {
+  const instantiate = WebAssembly.instantiate;
+  let memory = null;
+  WebAssembly.instantiate = async function watched(...args) {
+    const made = await instantiate.apply(this, args);
+    memory = (made.instance ?? made).exports.memory;
+    return made;
+  };
+  try {
+    const e = await open(snapshot);
+    return { engine: e, memory };
+  } finally {
+    WebAssembly.instantiate = instantiate;
+  }
+}
+
+test("a 60 MB request is refused by the host: request_too_large, memory not grown, the engine answers", async () => {
+  const { engine: e, memory } = await openWatched(DWS);
+  try {
+    assert.ok(memory instanceof WebAssembly.Memory);
+    const want = e.searchRaw(CHINESE_QUERY);
+    const before = memory.buffer.byteLength;
+    const pad = "x".repeat(60 << 20);
+    const bytes = new TextEncoder().encode(`{"version":"tool-search.v1","query":"q","pad":"${pad}"}`);
+    const requests = [
+      ["search bytes", () => e.searchRaw(bytes), "tool-search.v1"],
+      ["search string", () => e.searchRaw(`{"version":"tool-search.v1","query":"${pad}"}`), "tool-search.v1"],
+      ["search object", () => e.search({ version: "tool-search.v1", query: pad }), "tool-search.v1"],
+      ["inspect bytes", () => e.inspectRaw(bytes), "schema-inspect.v1"],
+      ["inspect object", () => e.inspect({ version: "schema-inspect.v1", canonical_path: pad }), "schema-inspect.v1"],
+    ];
+    for (const [label, call, what] of requests) {
+      assert.throws(call, (err) => {
+        assert.ok(err instanceof ValidationError, `${label}: ${err}`);
+        assert.equal(err.reason, "request_too_large", label);
+        assert.equal(err.detail, `${what} request is larger than 65536 bytes`, label);
+        return true;
+      });
+    }
+    assert.equal(memory.buffer.byteLength, before, "the refused requests grew the instance's memory");
+    assert.equal(e.broken, false);
+    assert.equal(e.searchRaw(CHINESE_QUERY), want);
+  } finally {
+    e.close();
+  }
+});
+
+test("the host's request_too_large is the module's own refusal, byte for byte", async () => {
+  // 64 KiB + 1 bytes: the largest the module could still be handed; the host
+  // refuses it first, with the bytes the module would have answered.
+  const request = new TextEncoder().encode(`{"version":"tool-search.v1","query":"q","pad":"${"x".repeat(65537 - 49)}"}`);
+  assert.equal(request.byteLength, 65537);
+  const inst = await Instance.create(await compiledModule());
+  inst.open(DWS);
+  const ptr = inst.put(request);
+  let fromModule;
+  try { inst.take(inst.call("toolsift_search", inst.handle, ptr, request.byteLength, 0)); } catch (err) { fromModule = err.raw; }
+  inst.close();
+  assert.match(fromModule, /"reason":"request_too_large"/);
+  let fromHost;
+  try { engine.searchRaw(request); } catch (err) { fromHost = err.raw; }
+  assert.equal(fromHost, fromModule);
+  // and exactly 64 KiB still reaches the module (which refuses the unknown field)
+  const fits = new TextEncoder().encode(`{"version":"tool-search.v1","query":"q","pad":"${"x".repeat(65536 - 49)}"}`);
+  assert.equal(fits.byteLength, 65536);
+  assert.throws(() => engine.searchRaw(fits), (err) => err.reason === "invalid_request_json");
+});
