@@ -59,14 +59,19 @@ func (e *Engine) validate(r wire.SearchRequest) (query, *wire.Error) {
 			}
 		}
 	}
+	// The checks above and below walk the values in the reference's order
+	// (sorted before lower-casing), so that the first offending value, and
+	// with it the message, is the reference's. The filter itself needs the
+	// lower-cased values sorted again: contains is a binary search, and
+	// ["read","WRITE"] lower-cased is no longer sorted.
+	lowered := make([]string, len(q.effects))
 	for i, effect := range q.effects {
-		q.effects[i] = strings.ToLower(effect)
-	}
-	for _, effect := range q.effects {
-		if !knownEffects[effect] {
-			return query{}, wire.Validation("invalid_effect", fmt.Sprintf("effect %q is not one of read, write, destructive", effect))
+		lowered[i] = strings.ToLower(effect)
+		if !knownEffects[lowered[i]] {
+			return query{}, wire.Validation("invalid_effect", fmt.Sprintf("effect %q is not one of read, write, destructive", lowered[i]))
 		}
 	}
+	q.effects = catalog.SortedUnique(lowered)
 	for _, product := range q.products {
 		if _, ok := e.productByID[product]; !ok {
 			return query{}, wire.Validation("unknown_product", fmt.Sprintf("product %q is not in this catalog", product))
