@@ -47,13 +47,36 @@ func newModuleRuntime(ctx context.Context, cfg *config) (*moduleRuntime, error) 
 	if len(module) == 0 {
 		return nil, errors.New("toolsift: no module: the wasm package embeds an empty toolsearch.wasm")
 	}
-	rc := wazero.NewRuntimeConfig().
-		WithCloseOnContextDone(cfg.interruptible).
-		WithMemoryLimitPages(cfg.memoryLimitPages())
 	cache := cfg.cache
 	if !cfg.cacheSet {
 		cache = sharedCache()
 	}
+	mr, err := compileRuntime(ctx, cfg, module, cache)
+	if err == nil || cache == nil || ctx.Err() != nil {
+		return mr, err
+	}
+	// A compilation cache only saves time, so a cache that fails (a cache
+	// file truncated or with a flipped byte: wazero reports
+	// "compilationcache: unexpected EOF" or "checksum mismatch" and gives
+	// up) must not fail the call: compile without it. If that works, the
+	// cache was at fault, and the caller is told (WithCacheErrorHandler) so
+	// that it can drop the bad entry.
+	mr, plainErr := compileRuntime(ctx, cfg, module, nil)
+	if plainErr != nil {
+		return nil, err
+	}
+	if cfg.onCacheError != nil {
+		cfg.onCacheError(err)
+	}
+	return mr, nil
+}
+
+// compileRuntime makes a runtime with WASI and compiles module in it,
+// through cache unless it is nil.
+func compileRuntime(ctx context.Context, cfg *config, module []byte, cache wazero.CompilationCache) (*moduleRuntime, error) {
+	rc := wazero.NewRuntimeConfig().
+		WithCloseOnContextDone(cfg.interruptible).
+		WithMemoryLimitPages(cfg.memoryLimitPages())
 	if cache != nil {
 		rc = rc.WithCompilationCache(cache)
 	}

@@ -31,6 +31,9 @@ type config struct {
 	// interruptible compiles the module with wazero's termination checks
 	// (WithCloseOnContextDone(true)); see WithInterruptibleCalls.
 	interruptible bool
+	// onCacheError is told when the compilation cache failed and the module
+	// was compiled without it; see WithCacheErrorHandler.
+	onCacheError func(error)
 }
 
 func newConfig(opts []Option) *config {
@@ -79,6 +82,18 @@ func WithCompilationCache(cache wazero.CompilationCache) Option {
 		c.cache = cache
 		c.cacheSet = true
 	}
+}
+
+// WithCacheErrorHandler has handle called when compiling the module through
+// the compilation cache failed (a corrupted cache file, for one: wazero gives
+// up on it with an error rather than compiling) and the module was compiled
+// without the cache instead, which costs the compile and nothing else: the
+// call goes on. A cache entry that failed stays in the cache until removed,
+// so handle is the place to remove it (wazero keeps the entries of a
+// NewCompilationCacheWithDir cache in a subdirectory of its own) or to say
+// so. Without this option the fallback is silent.
+func WithCacheErrorHandler(handle func(err error)) Option {
+	return func(c *config) { c.onCacheError = handle }
 }
 
 // WithMaxInstances bounds how many module instances an Engine runs at once,
