@@ -1,5 +1,7 @@
 package text
 
+import "unicode"
+
 // Unsafe classifies the first offending rune of a string (see [CheckUnsafe]).
 type Unsafe int
 
@@ -68,4 +70,34 @@ func isDangerous(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// IsInvisible reports whether r is a code point that displays as nothing or
+// changes how its neighbours display, so that two different strings can look
+// the same: every default-ignorable code point, format character (Cf),
+// bidirectional control, tag character (U+E0000..U+E007F) and C1 control
+// (U+0080..U+009F). Names and IDs of a catalog may not hold one, nor may a
+// query under a profile with StrictQueryUnicode. The set is a table generated
+// from the Unicode data (gen_invisible.go).
+func IsInvisible(r rune) bool {
+	if r < 0x80 {
+		return false // ASCII holds none: the common case costs one compare
+	}
+	return unicode.Is(invisible, r)
+}
+
+// CheckUnsafeStrict is CheckUnsafe that also refuses every [IsInvisible]
+// rune: C1 controls as ControlChar, the others as DangerousUnicode. It is a
+// superset of CheckUnsafe: whatever CheckUnsafe refuses, it refuses with the
+// same class.
+func CheckUnsafeStrict(s string) Unsafe {
+	for _, r := range s {
+		if isControl(r) || (r >= 0x80 && r <= 0x9F) {
+			return ControlChar
+		}
+		if isDangerous(r) || IsInvisible(r) {
+			return DangerousUnicode
+		}
+	}
+	return Safe
 }
