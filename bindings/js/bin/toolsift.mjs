@@ -10,13 +10,15 @@
 //   toolsift info
 //
 // Every command takes --snapshot FILE (default: the built-in DWS snapshot).
-// Errors print as an indented {"error":{...}} on stderr with exit code 3
-// (validation), 5 (internal) or 6 (discovery); in --batch mode they print
-// compact on stdout in the failing request's place and the exit code stays 0.
+// Every error prints as one compact {"error":{...}} line on stderr with exit
+// code 3 (validation), 5 (internal) or 6 (discovery) — a bad request, an
+// unreadable or corrupted snapshot, a trap alike; in --batch mode a request's
+// error takes its line on stdout and the exit code stays 0. Only a misused
+// command line (an unknown flag or command) prints the usage, with exit 2.
 
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { open, moduleVersion, ToolsiftError } from "../index.js";
-import { validation } from "../src/errors.js";
+import { validation, hostFailure } from "../src/errors.js";
 
 /** wire.MaxRequestBytes: the most a request may hold. */
 const MAX_REQUEST_BYTES = 64 << 10;
@@ -50,69 +52,6 @@ every command:
 `;
 
 const tooLarge = () => validation("request_too_large", `the request is larger than ${MAX_REQUEST_BYTES} bytes`);
-
-// Go's unicode.IsSpace, for bytes.TrimSpace.
-const GO_SPACE = new Set([..."\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006" +
-  "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"]);
-const strictDecoder = new TextDecoder("utf-8", { fatal: true });
-
-/** bytes.TrimSpace(line) is empty (Go semantics: invalid UTF-8 is not space). */
-function isBlank(line) {
-  let allAscii = true;
-  for (const b of line) {
-    if (b === 0x09 || b === 0x0a || b === 0x0b || b === 0x0c || b === 0x0d || b === 0x20) continue;
-    allAscii = false;
-    break;
-  }
-  if (allAscii) return true;
-  let text;
-  try { text = strictDecoder.decode(line); } catch { return false; }
-  for (const c of text) if (!GO_SPACE.has(c)) return false;
-  return true;
-}
-
-/** Go's json.Indent(dst, raw, "", "  ") for valid JSON. */
-export function indentJSON(raw) {
-  let out = "";
-  let depth = 0;
-  let needIndent = false;
-  for (let i = 0; i < raw.length;) {
-    const c = raw[i];
-    if (c === " " || c === "\t" || c === "\r" || c === "\n") { i++; continue; }
-    if (needIndent && c !== "]" && c !== "}") {
-      needIndent = false;
-      depth++;
-      out += "\n" + "  ".repeat(depth);
-    }
-    if (c === '"') {
-      let j = i + 1;
-      while (j < raw.length) {
-        if (raw[j] === "\\") { j += 2; continue; }
-        if (raw[j] === '"') break;
-        j++;
-      }
-      out += raw.slice(i, j + 1);
-      i = j + 1;
-      continue;
-    }
-    if (c === "{" || c === "[") {
-      out += c;
-      needIndent = true;
-    } else if (c === "}" || c === "]") {
-      if (needIndent) needIndent = false;
-      else { depth--; out += "\n" + "  ".repeat(depth); }
-      out += c;
-    } else if (c === ",") {
-      out += ",\n" + "  ".repeat(depth);
-    } else if (c === ":") {
-      out += ": ";
-    } else {
-      out += c;
-    }
-    i++;
-  }
-  return out;
-}
 
 class UsageError extends Error {}
 
@@ -167,8 +106,9 @@ async function writeOut(stream, text) {
   if (!stream.write(text)) await new Promise((resolve) => stream.once("drain", resolve));
 }
 
+/** The error object, compact on one stderr line; returns its exit code. */
 async function printError(err) {
-  await writeOut(process.stderr, indentJSON(err.raw) + "\n");
+  await writeOut(process.stderr, err.raw + "\n");
   return err.code;
 }
 
@@ -176,25 +116,55 @@ async function printError(err) {
 async function readRequest() {
   const chunks = [];
   let n = 0;
-  for await (const chunk of process.stdin) {
-    chunks.push(chunk);
-    n += chunk.length;
-    if (n > MAX_REQUEST_BYTES) throw tooLarge();
+  try {
+    for await (const chunk of process.stdin) {
+      chunks.push(chunk);
+      n += chunk.length;
+      if (n > MAX_REQUEST_BYTES) throw tooLarge();
+    }
+  } catch (err) {
+    if (err instanceof ToolsiftError) throw err;
+    throw validation("read_request_failed", `cannot read the request: ${err?.message ?? err}`);
   }
   return new Uint8Array(Buffer.concat(chunks, n));
 }
 
-async function openEngine(snapshot) {
+/** A file name for a message: quoted, every character outside printable
+ * ASCII escaped (no bidi or invisible character reaches a terminal), and
+ * capped, so that a hostile name cannot forge or flood the error line. */
+function quoteName(name) {
+  const cut = name.length > 200 ? name.slice(0, 200) : name;
+  const quoted = JSON.stringify(cut).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return name.length > 200 ? `${quoted}… (${name.length} characters)` : quoted;
+}
+
+/** The --snapshot file's bytes (undefined: the built-in snapshot). Only a
+ * regular file is read: a device such as /dev/zero never ends. */
+async function readSnapshot(file) {
+  if (file === undefined) return undefined;
+  let info;
   try {
-    return await open(snapshot === undefined ? undefined : await readFile(snapshot));
+    info = await stat(file);
   } catch (exc) {
-    process.stderr.write(`toolsift: open snapshot in the module: ${exc.message}\n`);
-    return null;
+    throw validation("invalid_snapshot", `cannot read the snapshot ${quoteName(file)}: ${exc.code ?? exc.message}`);
+  }
+  if (!info.isFile()) throw validation("invalid_snapshot", `the snapshot ${quoteName(file)} is not a regular file`);
+  try {
+    return await readFile(file);
+  } catch (exc) {
+    throw validation("invalid_snapshot", `cannot read the snapshot ${quoteName(file)}: ${exc.code ?? exc.message}`);
   }
 }
 
-/** Answer one request per input line, in order: the compact response or the
- * compact error object (the module's bytes verbatim). Blank lines are skipped. */
+/** An engine on the --snapshot file; a bad file or snapshot throws its typed error. */
+async function openEngine(snapshot) {
+  return open(await readSnapshot(snapshot));
+}
+
+/** Answer every input line, in order: the compact response or the compact
+ * error object (the module's bytes verbatim). A blank line is answered too
+ * (the module refuses it as invalid_request_json), so that answers and input
+ * lines pair up; only the empty piece after a final "\n" is no line. */
 export async function searchBatch(engine, input, output) {
   let parts = []; // pieces of the current line
   let size = 0; // bytes in parts
@@ -221,7 +191,6 @@ export async function searchBatch(engine, input, output) {
     let end = line.length; // rstrip "\r\n" characters
     while (end > 0 && (line[end - 1] === 0x0a || line[end - 1] === 0x0d)) end--;
     line = line.subarray(0, end);
-    if (isBlank(line)) return;
     await answer(new Uint8Array(line.buffer, line.byteOffset, line.byteLength));
   };
   const append = (piece) => {
@@ -278,7 +247,6 @@ async function cmdSearch({ values: a, given }) {
     request = JSON.stringify(req);
   }
   const engine = await openEngine(a.snapshot);
-  if (engine === null) return 1;
   try {
     if (a.batch) return await searchBatch(engine, process.stdin, process.stdout);
     let response;
@@ -312,7 +280,6 @@ async function cmdInspect({ values: a, given }) {
     try { request = await readRequest(); } catch (err) { if (err instanceof ToolsiftError) return printError(err); throw err; }
   }
   const engine = await openEngine(a.snapshot);
-  if (engine === null) return 1;
   let response;
   try {
     response = engine.inspectRaw(request);
@@ -328,7 +295,6 @@ async function cmdInspect({ values: a, given }) {
 
 async function cmdInfo({ values: a }) {
   const engine = await openEngine(a.snapshot);
-  if (engine === null) return 1;
   let info;
   try { info = { engine: "wasm", ...engine.info() }; } finally { engine.close(); }
   // As the Go CLI: the module's size and toolsift_version.
@@ -358,8 +324,9 @@ export async function main(argv) {
   try {
     return await run(parsed);
   } catch (err) {
-    if (err instanceof ToolsiftError) return printError(err); // e.g. a trap in the host
-    throw err;
+    if (err instanceof ToolsiftError) return printError(err); // a bad snapshot, a trap in the host
+    // Anything else is this program's fault: still one error line, exit 5.
+    return printError(hostFailure(`toolsift ${command}: ${err?.message ?? err}`));
   }
 }
 
