@@ -3,8 +3,44 @@
 /** Bytes accepted wherever the package takes binary input. */
 export type Bytes = Uint8Array | ArrayBuffer | ArrayBufferView;
 
-/** A request: an object (serialised with JSON.stringify), a JSON string, or UTF-8 bytes. */
-export type Request = object | string | Bytes;
+/** An effect a tool may have; the effects filter keeps only these. */
+export type Effect = "read" | "write" | "destructive";
+
+/** A tool-search.v1 request object (docs/ABI.md of the project); the module
+ * refuses unknown fields, so a misspelled one does not type-check either. */
+export interface SearchRequest {
+  version: "tool-search.v1";
+  /** The task in natural language, or a canonical / CLI path. */
+  query: string;
+  /** A decomposed workflow: one query per step, answered round-robin. */
+  subqueries?: string[];
+  /** References to return (1-20; 0 or absent means 5). */
+  limit?: number;
+  /** Candidates retrieved before the cut (1-100; 0 or absent means 20). */
+  candidate_limit?: number;
+  /** Only tools of these products (a hard filter). */
+  product_ids?: string[];
+  /** Only tools with these effects (a hard filter). */
+  effects?: Effect[];
+  /** Never these canonical paths. */
+  exclude_canonical?: string[];
+}
+
+/** A schema-inspect.v1 request: both hashes come from the search response's `catalog`. */
+export interface InspectRequest {
+  version: "schema-inspect.v1";
+  /** A canonical path, tool path, CLI path or alias, product ID or command group. */
+  canonical_path: string;
+  expected_source_hash: string;
+  expected_surface_hash: string;
+}
+
+/** Raw request bytes or JSON text, passed to the module as they are (it
+ * validates them); the typed object forms are SearchRequest and InspectRequest. */
+export type RawRequest = string | Bytes;
+
+/** Any request a method takes. */
+export type Request = SearchRequest | InspectRequest | RawRequest;
 
 export interface OpenOptions {
   /** The module to run instead of the packaged toolsearch.wasm (bytes or a compiled module). */
@@ -107,13 +143,13 @@ export interface ModuleVersion {
 export declare class Engine {
   private constructor();
   /** The parsed tool-search.v1 response. */
-  search(request: Request, options?: SearchOptions): SearchResponse;
+  search(request: SearchRequest | RawRequest, options?: SearchOptions): SearchResponse;
   /** The module's exact compact tool-search.v1 response (no newline), decoded as UTF-8. */
-  searchRaw(request: Request, options?: SearchOptions): string;
+  searchRaw(request: SearchRequest | RawRequest, options?: SearchOptions): string;
   /** The parsed schema-inspect.v1 response. */
-  inspect(request: Request): InspectResponse;
+  inspect(request: InspectRequest | RawRequest): InspectResponse;
   /** The module's exact pretty schema-inspect.v1 response (no newline). */
-  inspectRaw(request: Request): string;
+  inspectRaw(request: InspectRequest | RawRequest): string;
   info(): EngineInfo;
   /** Release the instance; later calls throw EngineClosedError. Idempotent. */
   close(): void;
