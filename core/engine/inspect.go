@@ -1,10 +1,14 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/inspect"
+	"github.com/toolsift/toolsift/core/text"
 	"github.com/toolsift/toolsift/core/wire"
 )
 
@@ -31,9 +35,14 @@ func (e *Engine) Inspect(r wire.InspectRequest) ([]byte, *wire.Error) {
 	if r.ExpectedSurfaceHash != e.version.SurfaceHash {
 		return nil, wire.Discovery("catalog_changed", "the catalog surface changed since the search (surface_hash differs)")
 	}
+	// After the hash checks, as the reference orders them: a stale caller
+	// learns that first, whatever the path holds.
+	if problem := e.unsafeText(path); problem != "" {
+		return nil, wire.Validation("dangerous_path_unicode", "canonical_path contains "+problem)
+	}
 	spec, ok := e.renderPath(path)
 	if !ok {
-		return nil, wire.Validation("unknown_path", "no tool, product or command group is named "+quote(path)+
+		return nil, wire.Validation("unknown_path", "no tool, product or command group is named "+quote(clipEcho(path))+
 			": pass a canonical path as one string (chat.query_msg_read_status) or a CLI path with spaces (chat message read-status)")
 	}
 	return inspect.Document(e.version, spec), nil
@@ -93,4 +102,46 @@ func underGroup(id *catalog.Identity, groupWithSpace string) bool {
 	return false
 }
 
-func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+// maxEcho bounds how much of a caller's path an error repeats: enough to
+// recognise it, never a 60 KB message.
+const maxEcho = 256
+
+// clipEcho cuts s to at most maxEcho bytes on a rune boundary, marking the
+// cut with "…".
+func clipEcho(s string) string {
+	if len(s) <= maxEcho {
+		return s
+	}
+	cut := maxEcho
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// quote puts s in double quotes for a message, escaping quotes, backslashes
+// and every rune that does not display as itself (controls, invisible and
+// direction-changing characters, which a profile may accept), so that an
+// error never carries them raw.
+func quote(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r != ' ' && (text.CheckUnsafeStrict(string(r)) != text.Safe || !unicode.IsPrint(r)):
+			if r > 0xFFFF {
+				fmt.Fprintf(&b, `\U%08X`, r)
+			} else {
+				fmt.Fprintf(&b, `\u%04X`, r)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

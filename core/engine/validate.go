@@ -25,7 +25,7 @@ func (e *Engine) validate(r wire.SearchRequest) (query, *wire.Error) {
 		return query{}, wire.Validation("query_too_long",
 			fmt.Sprintf("the query is longer than %d characters or %d UTF-8 bytes", maxRunes, maxBytes))
 	}
-	if problem := unsafeText(q.text); problem != "" {
+	if problem := e.unsafeText(q.text); problem != "" {
 		return query{}, wire.Validation("dangerous_query_unicode", "the query contains "+problem)
 	}
 	if q.limit < 0 || q.limit > wire.MaxLimit {
@@ -54,7 +54,7 @@ func (e *Engine) validate(r wire.SearchRequest) (query, *wire.Error) {
 		values []string
 	}{{"product_ids", q.products}, {"effects", q.effects}, {"exclude_canonical", q.excluded}} {
 		for _, value := range filter.values {
-			if problem := unsafeText(value); problem != "" {
+			if problem := e.unsafeText(value); problem != "" {
 				return query{}, wire.Validation("dangerous_filter_unicode", filter.name+" contains "+problem)
 			}
 		}
@@ -80,8 +80,16 @@ func (e *Engine) validate(r wire.SearchRequest) (query, *wire.Error) {
 	return q, nil
 }
 
-func unsafeText(s string) string {
-	switch text.CheckUnsafe(s) {
+// unsafeText names what the profile refuses in s, or "". dws-v1 refuses the
+// reference's list exactly; a profile with StrictQueryUnicode also refuses
+// every invisible character (text.IsInvisible), which a catalog name may
+// not hold either.
+func (e *Engine) unsafeText(s string) string {
+	check := text.CheckUnsafe
+	if e.profile.StrictQueryUnicode {
+		check = text.CheckUnsafeStrict
+	}
+	switch check(s) {
 	case text.ControlChar:
 		return "a control character"
 	case text.DangerousUnicode:

@@ -93,6 +93,10 @@ type Profile struct {
 	// names; an MCP server's description is prose, which does not belong
 	// in a field weighted as a name.
 	IdentityProductDescription bool
+	// StrictQueryUnicode refuses, in queries, filters and Inspect paths,
+	// every text.IsInvisible character besides dws-v1's list (the
+	// reference's, kept exactly for conformance).
+	StrictQueryUnicode bool
 	// ResolveBareNames lets the exact guard and Inspect accept a tool's
 	// bare name where it is unique (see catalog.IdentityIndex).
 	ResolveBareNames bool
@@ -202,6 +206,7 @@ var GenericV2 = &Profile{
 	IndexUseWhen:            true,
 	ResolveBareNames:        true,
 	DescriptionSummaryRunes: 160,
+	StrictQueryUnicode:      true,
 
 	AvoidWhenPenalty: 0.20,
 
