@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/tetratelabs/wazero"
@@ -49,11 +50,15 @@ type engineFlags struct {
 	engine      string
 	buildEngine string
 	snapshot    string
+	snapshotSet bool // --snapshot was given, perhaps empty
 	catalog     string
 	format      string
 	cacheDir    string
 	memoryMiB   uint64
 	explain     bool
+	// diagnostics is where warnings go (the flag set's output: stderr).
+	diagnostics io.Writer
+	cacheWarned bool
 }
 
 // defaultBuildEngine builds snapshots in this process: the same bytes as
@@ -64,7 +69,7 @@ const defaultBuildEngine = "native"
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.engine, "engine", "wasm", "engine: wasm (the WebAssembly module on wazero) or native (the Go core in this process)")
-	fs.StringVar(&f.snapshot, "snapshot", "", "snapshot file to serve (default: the built-in DWS snapshot)")
+	fs.Var(&setString{value: &f.snapshot, set: &f.snapshotSet}, "snapshot", "snapshot file to serve (default: the built-in DWS snapshot)")
 	fs.StringVar(&f.cacheDir, "cache-dir", defaultCacheDir(), `where compiled module code is cached between runs ("" disables the cache)`)
 	fs.StringVar(&f.catalog, "catalog", "", "catalog to index instead of a snapshot (see --format)")
 	fs.StringVar(&f.format, "format", dws.Format, "format of --catalog: "+strings.Join(importer.Formats(), ", ")+" (dws: a dump directory or .tar.gz)")
@@ -75,6 +80,7 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 // registerMemoryLimit adds --memory-limit, the module's memory cap in MiB,
 // which hostOptions passes on.
 func (f *engineFlags) registerMemoryLimit(fs *flag.FlagSet) {
+	f.diagnostics = fs.Output()
 	fs.Uint64Var(&f.memoryMiB, "memory-limit", 0, "cap on each module instance's memory, in MiB (0: the host's default, 512; at most 4096)")
 }
 
@@ -82,10 +88,10 @@ func (f *engineFlags) registerMemoryLimit(fs *flag.FlagSet) {
 // from --catalog, or the built-in one.
 func (f *engineFlags) snapshotBytes(ctx context.Context) ([]byte, error) {
 	switch {
-	case f.snapshot != "" && f.catalog != "":
-		return nil, errors.New("--snapshot and --catalog are mutually exclusive")
-	case f.snapshot != "":
-		return os.ReadFile(f.snapshot)
+	case (f.snapshot != "" || f.snapshotSet) && f.catalog != "":
+		return nil, wire.Validation("ambiguous_input", "--snapshot and --catalog are mutually exclusive")
+	case f.snapshot != "" || f.snapshotSet:
+		return f.storedSnapshot()
 	case f.catalog != "":
 		engineName := f.buildEngine
 		if engineName == "" {
@@ -94,6 +100,82 @@ func (f *engineFlags) snapshotBytes(ctx context.Context) ([]byte, error) {
 		return buildSnapshot(ctx, engineName, f.format, f.catalog, f.hostOptions()...)
 	}
 	return testdata.DWSSnapshot, nil
+}
+
+// maxSnapshotFileBytes caps what --snapshot reads: no snapshot format limit
+// is defined, and an instance cannot open one near its memory limit anyway
+// (4 GiB at most; hostapi refuses a snapshot that does not fit).
+const maxSnapshotFileBytes = 1 << 30
+
+// storedSnapshot reads --snapshot, which was given: an empty path is refused
+// (an unset variable in a script would otherwise serve the built-in
+// catalog), as are anything but a regular file (/dev/zero, a FIFO, a
+// directory) and a file over maxSnapshotFileBytes, before it is read.
+func (f *engineFlags) storedSnapshot() ([]byte, error) {
+	if f.snapshot == "" {
+		return nil, wire.Validation("invalid_snapshot_path", `--snapshot "" names no file (leave the flag out to serve the built-in DWS snapshot)`)
+	}
+	return readSnapshotFile(f.snapshot)
+}
+
+func readSnapshotFile(path string) ([]byte, error) {
+	// Stat first: opening a FIFO would block until someone writes to it.
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, stage("read snapshot", "read_snapshot_failed", err)
+	}
+	if err := regularSnapshot(path, st); err != nil {
+		return nil, err
+	}
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, stage("read snapshot", "read_snapshot_failed", err)
+	}
+	defer file.Close()
+	if st, err = file.Stat(); err != nil { // the file opened, which may not be the one stat saw
+		return nil, stage("read snapshot", "read_snapshot_failed", err)
+	}
+	if err := regularSnapshot(path, st); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(file, maxSnapshotFileBytes+1))
+	if err != nil {
+		return nil, stage("read snapshot", "read_snapshot_failed", err)
+	}
+	if len(data) > maxSnapshotFileBytes { // it grew while being read
+		return nil, snapshotTooLarge(path)
+	}
+	return data, nil
+}
+
+func regularSnapshot(path string, st os.FileInfo) error {
+	switch {
+	case !st.Mode().IsRegular():
+		return wire.Validation("read_snapshot_failed", fmt.Sprintf("read snapshot: %s is not a regular file (%s)", path, fileKind(st.Mode())))
+	case st.Size() > maxSnapshotFileBytes:
+		return snapshotTooLarge(path)
+	}
+	return nil
+}
+
+func snapshotTooLarge(path string) error {
+	return wire.Validation("snapshot_too_large", fmt.Sprintf("read snapshot: %s is larger than %d bytes", path, maxSnapshotFileBytes))
+}
+
+func fileKind(mode os.FileMode) string {
+	switch {
+	case mode.IsDir():
+		return "a directory"
+	case mode&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case mode&os.ModeCharDevice != 0:
+		return "a character device"
+	case mode&os.ModeDevice != 0:
+		return "a device"
+	case mode&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a regular file"
 }
 
 func (f *engineFlags) open(ctx context.Context) (backend, error) {
@@ -110,17 +192,17 @@ func (f *engineFlags) openBytes(ctx context.Context, snap []byte) (backend, erro
 	case "wasm":
 		e, err := hostapi.Open(ctx, snap, f.hostOptions()...)
 		if err != nil {
-			return nil, fmt.Errorf("open snapshot in the module: %w", err)
+			return nil, stage("open snapshot in the module", "", err)
 		}
 		return &wasmBackend{engine: e, explain: f.explain}, nil
 	case "native":
 		e, werr := snapshot.Open(snap)
 		if werr != nil {
-			return nil, fmt.Errorf("open snapshot: %w", werr)
+			return nil, stage("open snapshot", "", werr)
 		}
 		return &nativeBackend{engine: e.WithExplain(f.explain), snapshotBytes: len(snap)}, nil
 	}
-	return nil, fmt.Errorf("unknown --engine %q (wasm or native)", f.engine)
+	return nil, wire.Validation("invalid_engine", fmt.Sprintf("unknown --engine %q (wasm or native)", f.engine))
 }
 
 // buildSnapshot imports a catalog (a file, or for dws also a dump
@@ -138,14 +220,14 @@ func buildSnapshot(ctx context.Context, engineName, format, path string, opts ..
 // takes no options: a build with any runs natively.
 func buildSnapshotReporting(ctx context.Context, engineName, format, path string, options importer.Options, progress io.Writer, opts ...hostapi.Option) ([]byte, *importer.Report, error) {
 	if engineName != "native" && engineName != "wasm" {
-		return nil, nil, fmt.Errorf("unknown --engine %q (wasm or native)", engineName)
+		return nil, nil, wire.Validation("invalid_engine", fmt.Sprintf("unknown --engine %q (wasm or native)", engineName))
 	}
 	phases := newBuildProgress(progress)
 	defer phases.done()
 	phases.begin("read")
 	data, err := readCatalog(format, path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read catalog: %w", err)
+		return nil, nil, stage("read catalog", "read_catalog_failed", err)
 	}
 	if engineName == "wasm" && options == (importer.Options{}) {
 		phases.begin("import, index and encode in the module")
@@ -155,7 +237,7 @@ func buildSnapshotReporting(ctx context.Context, engineName, format, path string
 	phases.begin("import, index and encode")
 	snap, report, err := snapshot.FromCatalog(format, data, options)
 	if err != nil {
-		return nil, nil, fmt.Errorf("import catalog: %w", err)
+		return nil, nil, stage("import catalog", "invalid_catalog", err)
 	}
 	return snap, report, nil
 }
@@ -174,7 +256,30 @@ func (f *engineFlags) hostOptions() []hostapi.Option {
 	if err != nil {
 		return opts // an unusable cache only costs time
 	}
-	return append(opts, hostapi.WithCompilationCache(cache))
+	return append(opts, hostapi.WithCompilationCache(cache), hostapi.WithCacheErrorHandler(f.cacheFailed))
+}
+
+// cacheFailed is told that the compiled-module cache failed (a truncated
+// or corrupted file) and the module was compiled without it: it removes the
+// cache's files, so that the next compile writes a good entry, and says so
+// once.
+func (f *engineFlags) cacheFailed(err error) {
+	// wazero keeps its files in <dir>/wazero-<version>-<arch>-<os>/; the
+	// directories stay, as a cache opened on them expects them.
+	dirs, _ := filepath.Glob(filepath.Join(f.cacheDir, "wazero-*-"+runtime.GOARCH+"-"+runtime.GOOS))
+	for _, dir := range dirs {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if e.Type().IsRegular() {
+				_ = os.Remove(filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	if f.cacheWarned || f.diagnostics == nil {
+		return
+	}
+	f.cacheWarned = true
+	fmt.Fprintf(f.diagnostics, "wasmhost: the compiled-module cache in %s failed (%v); compiled the module without it and cleared the cache\n", f.cacheDir, err)
 }
 
 func defaultCacheDir() string {

@@ -50,7 +50,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	common.register(fs)
 	fs.Var(&profiles, "profile", "rank with this profile instead of the catalog format's own; repeat to compare profiles side by side (known: "+strings.Join(profile.Names(), ", ")+")")
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseFailed(err)
 	}
 	if *corpus != "" {
 		if common.catalog != "" || common.snapshot != "" {
@@ -216,9 +216,9 @@ func evalSnapshot(f *engineFlags, p *profile.Profile, holdOut bool) ([]byte, *ca
 		}
 	} else {
 		stored := testdata.DWSSnapshot
-		if f.snapshot != "" {
+		if f.snapshot != "" || f.snapshotSet {
 			var err error
-			if stored, err = os.ReadFile(f.snapshot); err != nil {
+			if stored, err = f.storedSnapshot(); err != nil {
 				return nil, nil, nil, err
 			}
 		}

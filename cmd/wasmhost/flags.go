@@ -18,3 +18,23 @@ func (l *listFlag) Set(value string) error {
 	l.values = append(l.values, strings.Split(value, ",")...)
 	return nil
 }
+
+// setString is a string flag that records whether it was given, so that
+// --snapshot "" (an unset variable in a script) is told apart from no
+// --snapshot at all.
+type setString struct {
+	value *string
+	set   *bool
+}
+
+func (s *setString) String() string {
+	if s == nil || s.value == nil {
+		return ""
+	}
+	return *s.value
+}
+
+func (s *setString) Set(value string) error {
+	*s.value, *s.set = value, true
+	return nil
+}

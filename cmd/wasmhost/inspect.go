@@ -23,7 +23,7 @@ func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	)
 	common.register(fs)
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseFailed(err)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "wasmhost inspect: unexpected argument %q\n", fs.Arg(0))
@@ -60,8 +60,7 @@ func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx := context.Background()
 	engine, err := common.open(ctx)
 	if err != nil {
-		fmt.Fprintf(stderr, "wasmhost: %v\n", err)
-		return 1
+		return fail(stderr, err)
 	}
 	defer engine.Close()
 	response, werr := engine.Inspect(ctx, request)

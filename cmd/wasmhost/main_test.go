@@ -44,8 +44,8 @@ func TestSearchBatch(t *testing.T) {
 	code, stdout, stderr := runCLI(t, input, "search", "--batch")
 	require.Equal(t, 0, code, stderr)
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-	require.Len(t, lines, 6, "one answer per non-blank request line")
-	reasons := []string{"", "invalid_limit", "invalid_request_json", "", "request_too_large", ""}
+	require.Len(t, lines, 7, "one answer per request line, blank ones too")
+	reasons := []string{"", "invalid_limit", "invalid_request_json", "invalid_request_json", "", "request_too_large", ""}
 	for i, line := range lines {
 		var answer struct {
 			Strategy string `json:"strategy"`
@@ -63,13 +63,13 @@ func TestSearchBatch(t *testing.T) {
 		}
 	}
 	require.Contains(t, lines[0], `"strategy":"exact_guard"`)
-	require.Contains(t, lines[3], `"strategy":"decomposed_round_robin"`)
+	require.Contains(t, lines[4], `"strategy":"decomposed_round_robin"`)
 }
 
 func TestSearchErrorsAndExitCodes(t *testing.T) {
 	code, _, stderr := runCLI(t, "", "search", "--query", "q", "--limit", "21")
 	require.Equal(t, 3, code)
-	require.Contains(t, stderr, `"reason": "invalid_limit"`)
+	requireErrorLine(t, stderr, 3, "invalid_limit")
 	code, _, stderr = runCLI(t, "{}", "search", "--request-json", "-", "--query", "q")
 	require.Equal(t, 3, code)
 	require.Contains(t, stderr, "ambiguous_input")
@@ -79,10 +79,12 @@ func TestSearchErrorsAndExitCodes(t *testing.T) {
 	code, _, stderr = runCLI(t, strings.Repeat(" ", 70000), "search", "--request-json", "-")
 	require.Equal(t, 3, code)
 	require.Contains(t, stderr, "request_too_large")
-	code, _, _ = runCLI(t, "", "search", "--engine", "quantum", "--query", "q")
-	require.Equal(t, 1, code)
-	code, _, _ = runCLI(t, "", "search", "--snapshot", "/nonexistent.snap", "--query", "q")
-	require.Equal(t, 1, code)
+	code, _, stderr = runCLI(t, "", "search", "--engine", "quantum", "--query", "q")
+	require.Equal(t, 3, code)
+	requireErrorLine(t, stderr, 3, "invalid_engine")
+	code, _, stderr = runCLI(t, "", "search", "--snapshot", "/nonexistent.snap", "--query", "q")
+	require.Equal(t, 3, code)
+	requireErrorLine(t, stderr, 3, "read_snapshot_failed")
 	code, _, _ = runCLI(t, "", "frobnicate")
 	require.Equal(t, 2, code)
 }

@@ -34,7 +34,7 @@ func runSearch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&excluded, "exclude", "never these canonical paths (repeatable, comma-separated)")
 	fs.BoolVar(&common.explain, "explain", false, "attach score_breakdown (raw scores) to every candidate; for tuning, not for agents")
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseFailed(err)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "wasmhost search: unexpected argument %q\n", fs.Arg(0))
@@ -69,8 +69,7 @@ func runSearch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx := context.Background()
 	engine, err := common.open(ctx)
 	if err != nil {
-		fmt.Fprintf(stderr, "wasmhost: %v\n", err)
-		return 1
+		return fail(stderr, err)
 	}
 	defer engine.Close()
 	if *batch {
@@ -117,10 +116,11 @@ func readRequest(r io.Reader) ([]byte, *wire.Error) {
 	return data, nil
 }
 
-// searchBatch answers one request per input line, in order: the compact
-// response or the compact error object. Blank lines are skipped. A line over
-// the request budget is answered with request_too_large without being held
-// in memory.
+// searchBatch answers every input line, in order, with one output line: the
+// compact response or the compact error object. A blank line is answered
+// too (invalid_request_json, as the engine answers an empty request), so
+// that output line n answers input line n. A line over the request budget
+// is answered with request_too_large without being held in memory.
 func searchBatch(ctx context.Context, engine backend, stdin io.Reader, stdout, stderr io.Writer) int {
 	in := bufio.NewReaderSize(stdin, wire.MaxRequestBytes+2)
 	out := bufio.NewWriter(stdout)
@@ -137,21 +137,18 @@ func searchBatch(ctx context.Context, engine backend, stdin io.Reader, stdout, s
 			chunk = nil
 		}
 		if err != nil && err != io.EOF {
-			fmt.Fprintf(stderr, "wasmhost: read stdin: %v\n", err)
-			return 1
+			out.Flush()
+			return printError(stderr, wire.Validation("read_request_failed", "cannot read stdin: "+err.Error()))
+		}
+		if err == io.EOF && len(chunk) == 0 && !tooLarge {
+			return 0 // the input ended with a newline (or was empty): no further line
 		}
 		line = append(line[:0], bytes.TrimRight(chunk, "\r\n")...)
 		var answer []byte
 		var werr *wire.Error
-		switch {
-		case tooLarge:
+		if tooLarge {
 			werr = wire.Validation("request_too_large", fmt.Sprintf("the request is larger than %d bytes", wire.MaxRequestBytes))
-		case len(bytes.TrimSpace(line)) == 0:
-			if err == io.EOF {
-				return 0
-			}
-			continue
-		default:
+		} else {
 			answer, werr = engine.Search(ctx, line)
 		}
 		if werr != nil {
@@ -163,14 +160,4 @@ func searchBatch(ctx context.Context, engine backend, stdin io.Reader, stdout, s
 			return 0
 		}
 	}
-}
-
-// printError writes the error object, indented, to w and returns its exit code.
-func printError(w io.Writer, werr *wire.Error) int {
-	var pretty bytes.Buffer
-	if json.Indent(&pretty, werr.AppendJSON(nil), "", "  ") == nil {
-		pretty.WriteByte('\n')
-		w.Write(pretty.Bytes())
-	}
-	return werr.Code
 }

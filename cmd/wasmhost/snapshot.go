@@ -35,7 +35,7 @@ func runSnapshot(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&common.cacheDir, "cache-dir", defaultCacheDir(), `where compiled module code is cached between runs ("" disables the cache)`)
 	common.registerMemoryLimit(fs)
 	if err := fs.Parse(args[1:]); err != nil {
-		return 2
+		return parseFailed(err)
 	}
 	if *in == "" || *out == "" {
 		fmt.Fprintln(stderr, "wasmhost snapshot build: --in and -o are required")
@@ -44,15 +44,13 @@ func runSnapshot(args []string, stdout, stderr io.Writer) int {
 	snap, report, err := buildSnapshotReporting(context.Background(), *engineName, *format, *in,
 		importer.Options{Strict: *strict, Profile: *profileName}, stderr, common.hostOptions()...)
 	if err != nil {
-		fmt.Fprintf(stderr, "wasmhost: %v\n", err)
-		return 1
+		return fail(stderr, err)
 	}
 	if report != nil {
 		fmt.Fprint(stderr, report.Summary())
 	}
 	if err := os.WriteFile(*out, snap, 0o644); err != nil {
-		fmt.Fprintf(stderr, "wasmhost: %v\n", err)
-		return 1
+		return fail(stderr, stage("write snapshot", "write_snapshot_failed", err))
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d bytes)\n", *out, len(snap))
 	return 0
@@ -66,18 +64,16 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	var common engineFlags
 	common.register(fs)
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseFailed(err)
 	}
 	ctx := context.Background()
 	snap, err := common.snapshotBytes(ctx)
 	if err != nil {
-		fmt.Fprintf(stderr, "wasmhost: %v\n", err)
-		return 1
+		return fail(stderr, err)
 	}
 	b, err := common.openBytes(ctx, snap)
 	if err != nil {
-		fmt.Fprintf(stderr, "wasmhost: %v\n", err)
-		return 1
+		return fail(stderr, err)
 	}
 	defer b.Close()
 	report := struct {

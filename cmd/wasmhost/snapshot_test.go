@@ -42,10 +42,10 @@ func TestSnapshotBuildReport(t *testing.T) {
 	}{"metadata.category", 1})
 
 	code, _, stderr = runCLI(t, "", "snapshot", "build", "--strict", "--format", "beir", "--in", in, "-o", out)
-	require.Equal(t, 1, code)
-	require.Contains(t, stderr, `line 2 (_id "bad"): field "parameters"`)
+	require.Equal(t, 3, code)
+	require.Contains(t, stderr, `line 2 (_id \"bad\"): field \"parameters\"`)
 
 	code, _, stderr = runCLI(t, "", "snapshot", "build", "--profile", "nope", "--format", "beir", "--in", in, "-o", out)
-	require.Equal(t, 1, code)
-	require.Contains(t, stderr, `unknown profile "nope" (known: `)
+	require.Equal(t, 3, code)
+	require.Contains(t, stderr, `unknown profile \"nope\" (known: `)
 }
