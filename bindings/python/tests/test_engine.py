@@ -191,3 +191,125 @@ def test_memory_limit_holds_and_a_real_trap_discards() -> None:
         assert e._created == 2 and e._live == 1
     with pytest.raises(toolsift.InternalError):
         toolsift.build_snapshot("dws", REPO / "testdata" / "dws" / "catalog.tar.gz", memory_limit=64 << 20)
+
+
+@pytest.mark.parametrize("instances", [1, 2])
+def test_pool_is_fair_and_swaps_proceed_under_load(dws_snapshot: bytes, instances: int) -> None:
+    """8 threads search as fast as they can for 2 s while another thread swaps
+    the snapshot every 0.1 s. Waiters are served in arrival order, so every
+    thread completes many searches and no call waits long; a swap opens its
+    new instance while the old calls finish, so it never waits for the load
+    to stop. (Before: two threads did thousands of searches, six did one
+    each and waited the whole 2 s, and the one swap took 2 s.)"""
+    import time
+
+    with toolsift.Engine.open(dws_snapshot, instances=instances) as e:
+        want = e.search_raw(CHINESE_QUERY)
+        until = time.monotonic() + 2.0
+        counts = [0] * 8
+        longest = [0.0] * 8
+        swaps: list = []
+        errors: list = []
+
+        def searcher(g: int) -> None:
+            try:
+                while time.monotonic() < until:
+                    t = time.monotonic()
+                    got = e.search_raw(CHINESE_QUERY)
+                    longest[g] = max(longest[g], time.monotonic() - t)
+                    counts[g] += 1
+                    if got != want:
+                        errors.append(f"thread {g}: wrong answer")
+                        return
+            except BaseException as exc:  # noqa: BLE001
+                errors.append(repr(exc))
+
+        def swapper() -> None:
+            try:
+                while time.monotonic() < until - 0.3:
+                    t = time.monotonic()
+                    e.swap(dws_snapshot)
+                    swaps.append(time.monotonic() - t)
+                    time.sleep(0.1)
+            except BaseException as exc:  # noqa: BLE001
+                errors.append(repr(exc))
+
+        threads = [threading.Thread(target=searcher, args=(g,)) for g in range(8)]
+        threads.append(threading.Thread(target=swapper))
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors
+        assert min(counts) >= 20, counts
+        assert max(longest) < 1.0, longest
+        assert len(swaps) >= 5 and max(swaps) < 1.0, swaps
+        assert e._live <= instances and not e._waiters
+        assert e.search_raw(CHINESE_QUERY) == want
+
+
+def test_close_wakes_waiters(dws_snapshot: bytes) -> None:
+    """A caller waiting for the one instance when the engine closes gets
+    EngineClosedError instead of waiting for ever."""
+    e = toolsift.Engine.open(dws_snapshot, instances=1)
+    inst = e._acquire()
+    got: list = []
+
+    def waiter() -> None:
+        try:
+            e.search_raw(CHINESE_QUERY)
+            got.append("answered")
+        except toolsift.EngineClosedError:
+            got.append("closed")
+
+    t = threading.Thread(target=waiter)
+    t.start()
+    while not e._waiters:
+        t.join(0.01)
+    e.close()
+    t.join(5)
+    e._release(inst)
+    assert got == ["closed"] and e._live == 0
+
+
+def test_oversized_request_is_refused_before_the_instance() -> None:
+    """A request over the module's 64 KiB limit is refused by the host with
+    the module's own error bytes, before anything is copied in: a 60 MB
+    request under a 32 MiB memory limit gets request_too_large (it used to
+    kill the instance with host_failure), the instance's memory does not
+    grow and it serves the next search."""
+    big = '{"version":"tool-search.v1","query":"' + "a" * (60 << 20) + '"}'
+    with toolsift.Engine.open(instances=1, memory_limit=32 << 20) as e:
+        good = e.search_raw(CHINESE_QUERY)
+        inst = e._idle[0]
+        before = inst.memory.data_len(inst.store)
+        for request, call in ((big, e.search_raw), (big.replace("tool-search", "schema-inspect"), e.inspect_raw)):
+            for form in (request, request.encode()):
+                with pytest.raises(toolsift.ValidationError) as exc:
+                    call(form)
+                assert exc.value.reason == "request_too_large"
+        assert inst.memory.data_len(inst.store) == before
+        assert e._idle == [inst] and not inst.broken and e._created == 1
+        assert e.search_raw(CHINESE_QUERY) == good
+
+        # The host's words are the module's: ask the module itself (its
+        # export, past the host's check) about a request just over the limit.
+        just_over = ('{"version":"tool-search.v1","query":"' + "b" * (64 << 10) + '"}').encode()
+        from_module = None
+        try:
+            inst._invoke(inst._search, (inst.handle,), (just_over,), (0,))
+        except toolsift.ValidationError as err:
+            from_module = err.raw
+        with pytest.raises(toolsift.ValidationError) as exc:
+            e.search_raw(just_over)
+        assert from_module is not None and exc.value.raw == from_module
+        inspect_over = just_over.replace(b"tool-search", b"schema-inspect")
+        from_module = None
+        try:
+            inst._invoke(inst._inspect, (inst.handle,), (inspect_over,))
+        except toolsift.ValidationError as err:
+            from_module = err.raw
+        with pytest.raises(toolsift.ValidationError) as exc:
+            e.inspect_raw(inspect_over)
+        assert from_module is not None and exc.value.raw == from_module
+        assert b"schema-inspect.v1 request" in from_module

@@ -5,15 +5,17 @@ from __future__ import annotations
 import json
 import os
 import threading
-from typing import Any, Dict, List, Optional, Union
+from collections import deque
+from typing import Any, Deque, Dict, List, Optional, Union
 
 from ._errors import EngineClosedError, ToolsiftError, validation
 from ._runtime import (
     DEFAULT_MEMORY_LIMIT,
-    MAX_HOST_REQUEST_BYTES,
+    MAX_REQUEST_BYTES,
     Instance,
     default_snapshot,
     one_shot,
+    request_too_large_error,
     runtime,
 )
 
@@ -28,9 +30,11 @@ SnapshotSource = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]"]
 _REQUEST_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
-def encode_request(request: Request) -> bytes:
+def encode_request(request: Request, what: str = "tool-search.v1") -> bytes:
     """Request bytes: a dict is serialised compactly (UTF-8, no ASCII escaping);
-    str is encoded as UTF-8; bytes-like are passed as they are."""
+    str is encoded as UTF-8; bytes-like are passed as they are. Over the
+    module's limit (64 KiB) it is refused here, before an instance is taken,
+    with the module's own error (``what`` names the wire version)."""
     if isinstance(request, dict):
         data = _REQUEST_ENCODER.encode(request).encode("utf-8")
     elif isinstance(request, str):
@@ -39,11 +43,8 @@ def encode_request(request: Request) -> bytes:
         data = bytes(request)
     else:
         raise TypeError(f"request must be a dict, str or bytes, not {type(request).__name__}")
-    if len(data) > MAX_HOST_REQUEST_BYTES:
-        raise validation(
-            "request_too_large",
-            f"request of {len(data)} bytes is larger than the host's limit of {MAX_HOST_REQUEST_BYTES} bytes",
-        )
+    if len(data) > MAX_REQUEST_BYTES:
+        raise request_too_large_error(what)
     return data
 
 
@@ -67,6 +68,22 @@ class _Generation:
         self.snapshot = snapshot
 
 
+class _Waiter:
+    """A caller waiting for an instance. Waiters are served in arrival order:
+    whoever frees an instance hands it (or the free slot) to the first waiter
+    directly, so a thread that gives an instance back cannot take it again
+    ahead of the threads already waiting (with a plain condition variable it
+    did, and two threads kept the pool while six waited for seconds)."""
+
+    __slots__ = ("event", "inst", "gen", "closed")
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.inst: Optional[Instance] = None  # an instance handed over
+        self.gen: Optional[_Generation] = None  # or a slot for a new one, on this snapshot
+        self.closed = False  # or the engine closed
+
+
 class Engine:
     """Search and inspect one snapshot through the toolsift WebAssembly module.
 
@@ -75,22 +92,26 @@ class Engine:
     and its state lives in linear memory) and a wasmtime ``Store`` must not be
     used from two threads at once, so the Engine keeps a pool of up to
     ``instances`` instances, each a Store + Instance with the snapshot opened
-    in it. Every call takes one idle instance exclusively (under a lock and a
-    condition variable), runs outside the lock, and gives it back; when all
-    are busy, callers wait. wasmtime releases the GIL while wasm runs, so
-    calls on different instances run in parallel. Instances are created
-    lazily up to the bound; the first is created by :meth:`open` (which thus
-    validates the snapshot). An instance that traps is discarded and a new
-    one is created on next use.
+    in it. Every call takes one idle instance exclusively, runs outside the
+    lock, and gives it back; when all are busy, callers wait in a FIFO queue
+    and each freed instance goes to the longest waiter. wasmtime releases the
+    GIL while wasm runs, so calls on different instances run in parallel.
+    Instances are created lazily up to the bound; the first is created by
+    :meth:`open` (which thus validates the snapshot). An instance that traps
+    is discarded and a new one is created on next use.
 
     Each instance holds its own copy of the opened snapshot (about 20 MiB of
     linear memory for DWS) and is capped at ``memory_limit`` bytes of linear
-    memory.
+    memory. During a :meth:`swap` under load there can be one instance more
+    than the bound for as long as the calls in flight on the old snapshot
+    take.
     """
 
     _max: int
     _memory_limit: int
-    _cond: threading.Condition
+    _lock: threading.Lock
+    _swap_lock: threading.Lock
+    _waiters: Deque[_Waiter]
     _idle: List[Instance]
     _live: int
     _created: int
@@ -117,65 +138,104 @@ class Engine:
         self = object.__new__(cls)
         self._max = instances
         self._memory_limit = memory_limit
-        self._cond = threading.Condition(threading.Lock())
+        self._lock = threading.Lock()
+        self._swap_lock = threading.Lock()
+        self._waiters = deque()
         self._idle = []
         self._live = 0
         self._created = 0
         self._closed = False
         self._gen = _Generation(_snapshot_bytes(snapshot))
+        inst = self._new_instance(self._gen)
         self._live = 1
-        try:
-            inst = self._new_instance(self._gen)
-        except BaseException:
-            self._live = 0
-            raise
         self._idle.append(inst)
         return self
 
     # -- pool ------------------------------------------------------------
+    # Invariant (under _lock): while anyone waits, no instance is idle and
+    # no slot is free (_live >= _max).
 
     def _new_instance(self, gen: _Generation) -> Instance:
         inst = Instance(runtime(), self._memory_limit)
-        self._created += 1
+        with self._lock:
+            self._created += 1
         inst.open(gen.snapshot, gen)
         return inst
 
-    def _acquire_slot(self) -> Optional[Instance]:
-        """An idle instance of the current snapshot, or None with a slot
-        reserved for a new one."""
-        with self._cond:
-            while True:
-                if self._closed:
-                    raise EngineClosedError("toolsift: engine closed")
-                if self._idle:
-                    return self._idle.pop()
-                if self._live < self._max:
-                    self._live += 1
-                    return None
-                self._cond.wait()
+    def _give_locked(self, inst: Instance) -> None:
+        """A usable instance: to the first waiter, else to the idle list."""
+        if self._waiters:
+            w = self._waiters.popleft()
+            w.inst = inst
+            w.event.set()
+        else:
+            self._idle.append(inst)
 
-    def _release_slot(self) -> None:
-        with self._cond:
-            self._live -= 1
-            self._cond.notify()
+    def _grant_slots_locked(self) -> None:
+        """Free slots (fewer than _max alive): to waiters, who create an
+        instance on the current snapshot."""
+        while self._waiters and self._live < self._max:
+            w = self._waiters.popleft()
+            self._live += 1
+            w.gen = self._gen
+            w.event.set()
+
+    def _drop_locked(self) -> None:
+        """One instance (or reserved slot) less."""
+        self._live -= 1
+        self._grant_slots_locked()
 
     def _acquire(self) -> Instance:
-        inst = self._acquire_slot()
-        if inst is not None:
-            return inst
+        w: Optional[_Waiter] = None
+        with self._lock:
+            if self._closed:
+                raise EngineClosedError("toolsift: engine closed")
+            if self._waiters or (not self._idle and self._live >= self._max):
+                w = _Waiter()
+                self._waiters.append(w)
+            elif self._idle:
+                return self._idle.pop()
+            else:
+                self._live += 1
+                gen = self._gen
+        if w is not None:
+            try:
+                w.event.wait()
+            except BaseException:
+                self._abandon(w)
+                raise
+            if w.closed:
+                raise EngineClosedError("toolsift: engine closed")
+            if w.inst is not None:
+                return w.inst
+            assert w.gen is not None
+            gen = w.gen
         try:
-            return self._new_instance(self._gen)
+            return self._new_instance(gen)
         except BaseException:
-            self._release_slot()
+            with self._lock:
+                self._drop_locked()
             raise
 
+    def _abandon(self, w: _Waiter) -> None:
+        """A waiter interrupted (KeyboardInterrupt): leave the queue, or pass
+        on what it was handed meanwhile."""
+        with self._lock:
+            if w in self._waiters:
+                self._waiters.remove(w)
+                return
+        if w.inst is not None:
+            self._release(w.inst)
+        elif w.gen is not None:
+            with self._lock:
+                self._drop_locked()
+
     def _release(self, inst: Instance) -> None:
-        with self._cond:
+        with self._lock:
             if inst.broken or self._closed or inst.generation is not self._gen:
-                self._live -= 1  # discard: its Store goes with the last reference
+                self._drop_locked()  # discard: its Store goes with the last reference
             else:
-                self._idle.append(inst)
-            self._cond.notify()
+                self._give_locked(inst)
 
     def _with_instance(self, op: Any) -> bytes:
         inst = self._acquire()
@@ -202,7 +262,7 @@ class Engine:
 
     def inspect_raw(self, request: Request) -> bytes:
         """The exact pretty schema-inspect.v1 response bytes (no newline)."""
-        data = encode_request(request)
+        data = encode_request(request, "schema-inspect.v1")
         return self._with_instance(lambda inst: inst.inspect(data))
 
     def inspect(self, request: Request) -> Dict[str, Any]:
@@ -217,40 +277,42 @@ class Engine:
     def swap(self, snapshot: SnapshotSource) -> None:
         """Serve another snapshot. It is opened in a fresh instance first; if
         it is refused (:class:`ValidationError`) nothing changes and the old
-        snapshot keeps serving. Calls in flight finish on the old snapshot;
-        later calls see the new one."""
+        snapshot keeps serving. Calls in flight finish on the old snapshot
+        (their instances are dropped when they finish); later calls see the
+        new one. A swap does not wait for a free instance: under load it
+        completes in about the time opening the snapshot takes. Swaps run
+        one at a time, in the order they are called."""
         data = _snapshot_bytes(snapshot)
-        inst = self._acquire_slot()
-        if inst is not None:
-            del inst  # an old instance: make room for the new one
-        gen = _Generation(data)
-        try:
-            new = self._new_instance(gen)
-        except BaseException:
-            self._release_slot()
-            raise
-        with self._cond:
+        with self._swap_lock:
             if self._closed:
-                self._live -= 1
-                self._cond.notify()
                 raise EngineClosedError("toolsift: engine closed")
-            retired = self._idle
-            self._idle = [new]
-            self._live -= len(retired)
-            self._gen = gen
-            self._cond.notify_all()
-        del retired
+            gen = _Generation(data)
+            new = self._new_instance(gen)  # outside the bound: calls go on meanwhile
+            with self._lock:
+                if self._closed:
+                    raise EngineClosedError("toolsift: engine closed")
+                retired = self._idle
+                self._idle = []
+                self._live += 1 - len(retired)
+                self._gen = gen
+                self._give_locked(new)
+                self._grant_slots_locked()
+            del retired
 
     def close(self) -> None:
-        """Drop every instance. Later calls raise :class:`EngineClosedError`;
-        calls in flight finish. Idempotent."""
-        with self._cond:
+        """Drop every instance. Later calls raise :class:`EngineClosedError`,
+        and so do calls waiting for an instance; calls in flight finish.
+        Idempotent."""
+        with self._lock:
             if self._closed:
                 return
             self._closed = True
             self._live -= len(self._idle)
             self._idle = []
-            self._cond.notify_all()
+            while self._waiters:
+                w = self._waiters.popleft()
+                w.closed = True
+                w.event.set()
 
     @property
     def closed(self) -> bool:

@@ -16,7 +16,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 import wasmtime
 
 from ._call import Export, exporter
-from ._errors import ToolsiftError, decode_module_error, host_failure
+from ._errors import ToolsiftError, decode_module_error, host_failure, validation
 
 __all__ = ["Runtime", "Instance", "runtime", "wasi_config", "module_bytes", "default_snapshot"]
 
@@ -26,9 +26,12 @@ ABI_VERSION = 1
 #: Default cap on each instance's linear memory (as the Go host: 512 MiB).
 DEFAULT_MEMORY_LIMIT = 512 << 20
 
-#: The host refuses (without copying) inputs larger than this; the module
-#: itself refuses requests over 64 KiB with the same reason.
-MAX_HOST_REQUEST_BYTES = 64 << 20
+#: wire.MaxRequestBytes: the module refuses a search or inspect request
+#: larger than this. The host refuses it first, with the module's own words
+#: (request_too_large_error), so nothing is copied into an instance: a 60 MB
+#: request copied in grew the instance's memory for good, and under a small
+#: memory limit killed the instance instead of being refused.
+MAX_REQUEST_BYTES = 64 << 10
 
 _EXPORTS: Dict[str, Tuple[List[str], List[str]]] = {
     "toolsift_alloc": (["i32"], ["i32"]),
@@ -93,7 +96,13 @@ def _wasmtime_version() -> str:
 
 
 # Size of each instance's request buffer: the largest request the ABI takes.
-SCRATCH_BYTES = 64 << 10
+SCRATCH_BYTES = MAX_REQUEST_BYTES
+
+
+def request_too_large_error(what: str) -> ToolsiftError:
+    """The module's refusal of an oversized request, word for word
+    (core/wire: "<version> request is larger than 65536 bytes")."""
+    return validation("request_too_large", f"{what} request is larger than {MAX_REQUEST_BYTES} bytes")
 
 
 def _to_i32(v: int) -> int:
@@ -319,7 +328,9 @@ class Instance:
 
     def search(self, request: bytes, flags: int = 0) -> bytes:
         n = len(request)
-        if 0 < n <= SCRATCH_BYTES:
+        if n > MAX_REQUEST_BYTES:
+            raise request_too_large_error("tool-search.v1")
+        if 0 < n:
             # _invoke's scratch-buffer path, without its generality: this is
             # the call a search pays for.
             ctypes.memmove(self._base + self._scratch, request, n)
@@ -327,6 +338,8 @@ class Instance:
         return self._invoke(self._search, (_to_i32(self.handle),), (request,), (flags,))
 
     def inspect(self, request: bytes) -> bytes:
+        if len(request) > MAX_REQUEST_BYTES:
+            raise request_too_large_error("schema-inspect.v1")
         return self._invoke(self._inspect, (_to_i32(self.handle),), (request,))
 
     def version(self) -> bytes:
