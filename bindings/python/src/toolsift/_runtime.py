@@ -9,6 +9,7 @@ import ctypes
 import hashlib
 import os
 import struct
+import sys
 import threading
 from importlib import resources
 from typing import Callable, Dict, List, Optional, Tuple
@@ -132,28 +133,82 @@ class Runtime:
         self.pre = linker.instantiate_pre(self.module)
 
     def _compile(self, wasm: bytes, cache_dir: Optional[str]) -> wasmtime.Module:
+        self.cache_path: Optional[str] = None
+        self.cache_hit = False
         if not cache_dir:
             return wasmtime.Module(self.engine, wasm)
-        # Opt-in on-disk cache of the compiled code (TOOLSIFT_CACHE_DIR). The
-        # key covers the module bytes and the wasmtime version; only point it
-        # at a directory nobody else can write (deserialising is trusted).
+        # The key covers the module bytes and the wasmtime version. The entry
+        # carries a SHA-256 of the compiled code: wasmtime runs deserialised
+        # code as it is, so a truncated or flipped entry must be caught here,
+        # and is then compiled again and replaced.
         key = hashlib.sha256(wasm + b"\0wasmtime " + _wasmtime_version().encode()).hexdigest()[:32]
         path = os.path.join(cache_dir, f"toolsearch-{key}.cwasm")
-        try:
-            with open(path, "rb") as f:
-                return wasmtime.Module.deserialize(self.engine, f.read())
-        except (OSError, wasmtime.WasmtimeError):
-            pass
+        self.cache_path = path
+        module = self._load_cached(path)
+        if module is not None:
+            self.cache_hit = True
+            return module
         module = wasmtime.Module(self.engine, wasm)
         try:
-            os.makedirs(cache_dir, exist_ok=True)
+            os.makedirs(cache_dir, mode=0o700, exist_ok=True)
+            code = module.serialize()
             tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
             with open(tmp, "wb") as f:
-                f.write(module.serialize())
+                f.write(_CACHE_MAGIC + hashlib.sha256(code).digest() + code)
             os.replace(tmp, path)
         except OSError:
             pass  # an unusable cache only costs time
         return module
+
+    def _load_cached(self, path: str) -> Optional[wasmtime.Module]:
+        try:
+            with open(path, "rb") as f:
+                entry = f.read()
+        except OSError:
+            return None
+        head = len(_CACHE_MAGIC) + 32
+        if len(entry) <= head or not entry.startswith(_CACHE_MAGIC):
+            return None
+        code = entry[head:]
+        if hashlib.sha256(code).digest() != entry[len(_CACHE_MAGIC):head]:
+            return None
+        try:
+            return wasmtime.Module.deserialize(self.engine, code)
+        except (wasmtime.WasmtimeError, ValueError):
+            return None
+
+
+# A cache entry: this line, the SHA-256 of the compiled code, the code.
+_CACHE_MAGIC = b"toolsift compiled module v1\n"
+
+
+def default_cache_dir() -> Optional[str]:
+    """Where the compiled module is cached when TOOLSIFT_CACHE_DIR is unset:
+    toolsift/wasmtime in the user cache directory, found as Go's
+    os.UserCacheDir finds it (the Go CLI caches in toolsift/wazero there)."""
+    if sys.platform == "win32":
+        base = os.environ.get("LocalAppData", "")
+    elif sys.platform == "darwin":
+        home = os.environ.get("HOME", "")
+        base = os.path.join(home, "Library", "Caches") if home else ""
+    else:
+        base = os.environ.get("XDG_CACHE_HOME", "")
+        if not os.path.isabs(base):  # the XDG spec: a relative path is ignored
+            home = os.environ.get("HOME", "")
+            base = os.path.join(home, ".cache") if home else ""
+    if not base:
+        return None
+    return os.path.join(base, "toolsift", "wasmtime")
+
+
+def cache_dir() -> Optional[str]:
+    """TOOLSIFT_CACHE_DIR when set (set to "" it turns the cache off), else
+    :func:`default_cache_dir`. Deserialising compiled code is trusted: the
+    directory must be one nobody else can write."""
+    value = os.environ.get("TOOLSIFT_CACHE_DIR")
+    if value is not None:
+        return value or None
+    return default_cache_dir()
 
 
 _runtime: Optional[Runtime] = None
@@ -166,7 +221,7 @@ def runtime() -> Runtime:
     if _runtime is None:
         with _runtime_lock:
             if _runtime is None:
-                _runtime = Runtime(module_bytes(), os.environ.get("TOOLSIFT_CACHE_DIR") or None)
+                _runtime = Runtime(module_bytes(), cache_dir())
     return _runtime
 
 
