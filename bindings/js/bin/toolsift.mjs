@@ -18,7 +18,7 @@
 
 import { readFile, stat } from "node:fs/promises";
 import { open, moduleVersion, ToolsiftError } from "../index.js";
-import { validation, hostFailure } from "../src/errors.js";
+import { validation, hostFailure, makeError } from "../src/errors.js";
 
 /** wire.MaxRequestBytes: the most a request may hold. */
 const MAX_REQUEST_BYTES = 64 << 10;
@@ -129,36 +129,77 @@ async function readRequest() {
   return new Uint8Array(Buffer.concat(chunks, n));
 }
 
-/** A file name for a message: quoted, every character outside printable
- * ASCII escaped (no bidi or invisible character reaches a terminal), and
- * capped, so that a hostile name cannot forge or flood the error line. */
+/** A file name for a message: as it is when it is short printable ASCII
+ * (as wasmhost prints it), else quoted with every character outside
+ * printable ASCII escaped and capped, so that a hostile name cannot forge or
+ * flood the error line (no bidi or invisible character reaches a terminal). */
 function quoteName(name) {
+  if (/^[\x21-\x7e]{1,200}$/.test(name)) return name;
   const cut = name.length > 200 ? name.slice(0, 200) : name;
   const quoted = JSON.stringify(cut).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-  return name.length > 200 ? `${quoted}… (${name.length} characters)` : quoted;
+  return name.length > 200 ? `${quoted}... (${name.length} characters)` : quoted;
 }
 
-/** The --snapshot file's bytes (undefined: the built-in snapshot). Only a
- * regular file is read: a device such as /dev/zero never ends. */
+/** wasmhost's cap on what --snapshot reads (no snapshot size limit is defined). */
+const MAX_SNAPSHOT_FILE_BYTES = 1 << 30;
+
+// Go's words for the errors a snapshot read meets, so that both CLIs print the same line.
+const ERRNO_TEXT = {
+  ENOENT: "no such file or directory", EACCES: "permission denied", ENOTDIR: "not a directory",
+  ENAMETOOLONG: "file name too long", ELOOP: "too many levels of symbolic links", EISDIR: "is a directory",
+};
+
+function readFailed(syscall, file, exc) {
+  const why = ERRNO_TEXT[exc?.code] ?? String(exc?.message ?? exc).replace(/^[A-Z]+: /, "").replace(/, \w+ '.*'$/s, "");
+  return validation("read_snapshot_failed", `read snapshot: ${syscall} ${quoteName(file)}: ${why}`);
+}
+
+function fileKind(info) {
+  if (info.isDirectory()) return "a directory";
+  if (info.isFIFO()) return "a FIFO";
+  if (info.isCharacterDevice()) return "a character device";
+  if (info.isBlockDevice()) return "a device";
+  if (info.isSocket()) return "a socket";
+  return "not a regular file";
+}
+
+function checkRegular(file, info) {
+  if (!info.isFile()) return validation("read_snapshot_failed", `read snapshot: ${quoteName(file)} is not a regular file (${fileKind(info)})`);
+  if (info.size > MAX_SNAPSHOT_FILE_BYTES) {
+    return validation("snapshot_too_large", `read snapshot: ${quoteName(file)} is larger than ${MAX_SNAPSHOT_FILE_BYTES} bytes`);
+  }
+  return null;
+}
+
+/** The --snapshot file's bytes (undefined: the built-in snapshot), as
+ * wasmhost reads it: "" is refused (an unset variable in a script would
+ * otherwise serve the built-in catalog), and only a regular file of at most
+ * 1 GiB is read (a device such as /dev/zero never ends; a FIFO blocks). */
 async function readSnapshot(file) {
   if (file === undefined) return undefined;
+  if (file === "") {
+    throw validation("invalid_snapshot_path", '--snapshot "" names no file (leave the flag out to serve the built-in DWS snapshot)');
+  }
   let info;
-  try {
-    info = await stat(file);
-  } catch (exc) {
-    throw validation("invalid_snapshot", `cannot read the snapshot ${quoteName(file)}: ${exc.code ?? exc.message}`);
-  }
-  if (!info.isFile()) throw validation("invalid_snapshot", `the snapshot ${quoteName(file)} is not a regular file`);
-  try {
-    return await readFile(file);
-  } catch (exc) {
-    throw validation("invalid_snapshot", `cannot read the snapshot ${quoteName(file)}: ${exc.code ?? exc.message}`);
-  }
+  try { info = await stat(file); } catch (exc) { throw readFailed("stat", file, exc); }
+  const bad = checkRegular(file, info);
+  if (bad) throw bad;
+  let data;
+  try { data = await readFile(file); } catch (exc) { throw readFailed("open", file, exc); }
+  if (data.length > MAX_SNAPSHOT_FILE_BYTES) throw checkRegular(file, { isFile: () => true, size: data.length });
+  return data;
 }
 
 /** An engine on the --snapshot file; a bad file or snapshot throws its typed error. */
 async function openEngine(snapshot) {
-  return open(await readSnapshot(snapshot));
+  const bytes = await readSnapshot(snapshot);
+  try {
+    return await open(bytes);
+  } catch (err) {
+    if (!(err instanceof ToolsiftError)) throw err;
+    // The step's name before the module's message, as wasmhost prints it.
+    throw makeError(err.category, err.code, err.reason, `open snapshot in the module: ${err.detail}`);
+  }
 }
 
 /** Answer every input line, in order: the compact response or the compact

@@ -130,10 +130,10 @@ test("every CLI error is one compact error line on stderr with exit 3 or 6", () 
     ["flipped snapshot byte", ["info", "--snapshot", flipped], "", 3, "invalid_snapshot"],
     ["empty snapshot", ["info", "--snapshot", empty], "", 3, "invalid_snapshot"],
     ["a catalog as the snapshot", ["search", "--snapshot", catalog, "--batch"], "{}\n", 3, "invalid_snapshot"],
-    ["missing snapshot", ["inspect", "--snapshot", path.join(dir, "nope.snap"), "--path", "x"], "", 3, "invalid_snapshot"],
-    ["--snapshot \"\"", ["search", "--snapshot", "", "--query", "x"], "", 3, "invalid_snapshot"],
-    ["a directory as the snapshot", ["info", "--snapshot", dir], "", 3, "invalid_snapshot"],
-    ["/dev/zero as the snapshot", ["info", "--snapshot", "/dev/zero"], "", 3, "invalid_snapshot"],
+    ["missing snapshot", ["inspect", "--snapshot", path.join(dir, "nope.snap"), "--path", "x"], "", 3, "read_snapshot_failed"],
+    ["--snapshot \"\"", ["search", "--snapshot", "", "--query", "x"], "", 3, "invalid_snapshot_path"],
+    ["a directory as the snapshot", ["info", "--snapshot", dir], "", 3, "read_snapshot_failed"],
+    ["/dev/zero as the snapshot", ["info", "--snapshot", "/dev/zero"], "", 3, "read_snapshot_failed"],
     ["empty query", ["search", "--query", ""], "", 3, "query_required"],
     ["limit 21", ["search", "--query", "x", "--limit", "21"], "", 3, "invalid_limit"],
     ["bad transport", ["search", "--request-json", "file.json"], "", 3, "invalid_transport"],
@@ -156,7 +156,7 @@ test("every CLI error is one compact error line on stderr with exit 3 or 6", () 
 test("a hostile snapshot name is escaped and capped in the error line", () => {
   const name = path.join(dir, "a\u202eb\u200b" + "y".repeat(5000));
   const err = errorLine(run(["info", "--snapshot", name]), "hostile name");
-  assert.equal(err.reason, "invalid_snapshot");
+  assert.equal(err.reason, "read_snapshot_failed");
   assert.ok(!/[\u202e\u200b]/.test(err.message), err.message);
   assert.ok(err.message.length < 400, `${err.message.length} characters`);
 });
@@ -190,9 +190,6 @@ test("batch output is byte-identical to `go run ./cmd/wasmhost search --batch` (
     console.log(`go vs js batch: ${js.stdout.toString().split("\n").length - 1} lines identical`);
   });
 
-// The Go CLI's side of issue 17 items 10 and 11 (compact error lines, blank
-// lines answered) lands in cmd/wasmhost separately; until then these are todo.
-const GO_CLI_TODO = "cmd/wasmhost still skips blank --batch lines and indents its errors (issue 17 items 10 and 11, Go part)";
 let goBin = null;
 function goCLI(args, input) {
   if (goBin === null) {
@@ -204,7 +201,7 @@ function goCLI(args, input) {
 }
 const goCheck = haveGo && process.env.TOOLSIFT_GO_CHECK === "1" ? false : "set TOOLSIFT_GO_CHECK=1 (needs Go) to compare with the Go CLI";
 
-test("batch with blank and bad lines is byte-identical to wasmhost search --batch", { skip: goCheck, todo: GO_CLI_TODO }, () => {
+test("batch with blank and bad lines is byte-identical to wasmhost search --batch", { skip: goCheck }, () => {
   const input = ["", JSON.stringify(CHINESE_QUERY), "  ", "\r", "{", "\t", JSON.stringify({ version: "tool-search.v1", query: "q", limit: 21 }), ""].join("\n");
   const go = goCLI(["search", "--batch"], input);
   const js = run(["search", "--batch"], input);
@@ -212,7 +209,7 @@ test("batch with blank and bad lines is byte-identical to wasmhost search --batc
   assert.equal(js.stdout.toString("utf8"), go.stdout.toString("utf8"));
 });
 
-test("error lines and exit codes are byte-identical to wasmhost", { skip: goCheck, todo: GO_CLI_TODO }, () => {
+test("error lines and exit codes are byte-identical to wasmhost", { skip: goCheck }, () => {
   const hashes = ["--expected-source-hash", "sha256:" + "0".repeat(64), "--expected-surface-hash", "sha256:" + "0".repeat(64)];
   for (const [args, input] of [
     [["search", "--query", ""], ""],
@@ -220,6 +217,11 @@ test("error lines and exit codes are byte-identical to wasmhost", { skip: goChec
     [["search", "--request-json", "-"], "x".repeat(70000)],
     [["search", "--batch", "--query", "x"], ""],
     [["inspect", "--path", "chat.query_msg_read_status", ...hashes], ""],
+    [["info", "--snapshot", ""], ""],
+    [["info", "--snapshot", path.join(dir, "nope.snap")], ""],
+    [["info", "--snapshot", dir], ""],
+    [["info", "--snapshot", "/dev/zero"], ""],
+    [["search", "--snapshot", path.join(REPO, "testdata", "dws", "catalog.tar.gz"), "--query", "x"], ""],
   ]) {
     const go = goCLI(args, input);
     const js = run(args, input);
