@@ -8,6 +8,10 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/toolsift/toolsift/core/text"
 )
 
 // programName is the leading token a user may type before a CLI path
@@ -312,4 +316,32 @@ func StableUnique(values []string) []string {
 		out = append(out, v)
 	}
 	return out
+}
+
+// LookalikeKey is what a name looks like to a reader: its invisible
+// characters (text.IsInvisible) removed, then NFKC, then simple case folding
+// (each rune replaced by the smallest rune of its unicode.SimpleFold orbit,
+// so "K", "k" and the Kelvin sign agree). Two names with the same key
+// display alike ("Read_File" and "read_file", "ｒｅａｄ" and "read",
+// "read\u200efile" and "readfile"), so an importer refuses the second of
+// them: an agent told one of them could call the other.
+func LookalikeKey(name string) string {
+	visible := strings.Map(func(r rune) rune {
+		if text.IsInvisible(r) {
+			return -1
+		}
+		return r
+	}, name)
+	return strings.Map(foldRune, norm.NFKC.String(visible))
+}
+
+// foldRune returns the smallest rune that case-folds to the same as r.
+func foldRune(r rune) rune {
+	smallest := r
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		if f < smallest {
+			smallest = f
+		}
+	}
+	return smallest
 }
