@@ -268,9 +268,69 @@ func normalize(doc *Document, skip *tally.Tally) error {
 		}
 	}
 	doc.Products = kept
-	if len(kept) == 0 {
+	if err := refuseLookalikes(doc, skip); err != nil {
+		return err
+	}
+	if len(doc.Products) == 0 {
 		return noTools(skip)
 	}
+	return nil
+}
+
+// refuseLookalikes hands to skip every product whose ID, and every tool
+// whose canonical path or alias, displays like an earlier one's (the same
+// catalog.LookalikeKey): "GitHub" after "github", "tools.Read_File" after
+// "tools.read_file". Products and tools are sorted, so which one is the
+// second does not depend on the input's order.
+func refuseLookalikes(doc *Document, skip *tally.Tally) error {
+	products := map[string]string{} // key → product ID
+	names := map[string]string{}    // key → canonical path
+	aliases := map[string]string{}  // key → canonical path
+	kept := doc.Products[:0]
+	for _, p := range doc.Products {
+		if other, clash := products[catalog.LookalikeKey(p.ID)]; clash {
+			err := fmt.Errorf("product %q: the id looks like product %q's (equal after NFKC, case folding and removing invisible characters)", p.ID, other)
+			for j := range p.Tools {
+				if err := skip.Skip(label(p.ID, &p.Tools[j]), err); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		products[catalog.LookalikeKey(p.ID)] = p.ID
+		good := p.Tools[:0]
+		for _, t := range p.Tools {
+			canonical := p.ID + "." + t.Name
+			err := error(nil)
+			nameKey := catalog.LookalikeKey(canonical)
+			if other, clash := names[nameKey]; clash {
+				err = fmt.Errorf("%s: the name looks like tool %q's (equal after NFKC, case folding and removing invisible characters)", label(p.ID, &t), other)
+			}
+			aliasKeys := make([]string, 0, len(t.Aliases))
+			for _, alias := range t.Aliases {
+				key := catalog.LookalikeKey(catalog.NormalizeCLIPath(alias))
+				if other, clash := aliases[key]; err == nil && clash && other != canonical {
+					err = fmt.Errorf("%s: alias %q looks like an alias of tool %q (equal after NFKC, case folding and removing invisible characters)", label(p.ID, &t), alias, other)
+				}
+				aliasKeys = append(aliasKeys, key)
+			}
+			if err != nil {
+				if err := skip.Skip(label(p.ID, &t), err); err != nil {
+					return err
+				}
+				continue
+			}
+			names[nameKey] = canonical
+			for _, key := range aliasKeys {
+				aliases[key] = canonical
+			}
+			good = append(good, t)
+		}
+		if p.Tools = good; len(good) > 0 {
+			kept = append(kept, p)
+		}
+	}
+	doc.Products = kept
 	return nil
 }
 
@@ -393,8 +453,9 @@ func normalizeTool(t *Tool) error {
 }
 
 // checkName refuses an empty name, surrounding white space, a name over
-// MaxNameBytes, and any control or invisible/direction-changing character:
-// a name must look exactly like what it matches.
+// MaxNameBytes, and any control character or text.IsInvisible character
+// (default-ignorable, format, bidi control, tag, C1): a name must look
+// exactly like what it matches.
 func checkName(field, name string) error {
 	switch {
 	case name == "":
@@ -405,7 +466,7 @@ func checkName(field, name string) error {
 		return fmt.Errorf("field %q: not valid UTF-8", field)
 	case strings.TrimSpace(name) != name:
 		return fmt.Errorf("field %q: %q has surrounding white space", field, name)
-	case text.CheckUnsafe(name) != text.Safe || strings.ContainsAny(name, "\t\n"):
+	case text.CheckUnsafeStrict(name) != text.Safe || strings.ContainsAny(name, "\t\n"):
 		return fmt.Errorf("field %q: %q contains a control or invisible character", field, name)
 	}
 	return nil
