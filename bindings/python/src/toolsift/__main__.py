@@ -8,101 +8,41 @@
     python -m toolsift inspect --path P --expected-source-hash H1 --expected-surface-hash H2
     python -m toolsift info
 
-Every command takes --snapshot FILE (default: the built-in DWS snapshot).
-Errors print as an indented {"error":{...}} on stderr with exit code 3
-(validation), 5 (internal) or 6 (discovery); in --batch mode they print
-compact on stdout in the failing request's place and the exit code stays 0.
+Every command takes --snapshot FILE (default: the built-in DWS snapshot;
+--snapshot "" is refused). Every error prints as one compact {"error":{...}}
+line on stderr with exit code 3 (validation), 5 (internal) or 6 (discovery),
+a missing, unreadable or bad snapshot too; in --batch mode a request's error
+prints on stdout in its line's place (a blank line is answered too) and the
+exit code stays 0.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
 from typing import Any, BinaryIO, Dict, List, Optional, Sequence, Set
 
 from ._engine import Engine
-from ._errors import ToolsiftError, validation
+from ._errors import ToolsiftError, host_failure, validation
 
 #: wire.MaxRequestBytes: the most a request may hold.
 MAX_REQUEST_BYTES = 64 << 10
+#: The most --snapshot reads (as wasmhost): no snapshot format limit is
+#: defined, and an instance cannot open one near its memory limit anyway.
+MAX_SNAPSHOT_FILE_BYTES = 1 << 30
 #: The Go CLI reads --batch lines through a bufio.Reader of
 #: MaxRequestBytes+2 bytes: a line (with its "\n") that does not fit is
 #: answered by the host; shorter lines go to the module (which refuses what
 #: is over MaxRequestBytes after "\r\n" is trimmed, with its own message).
 _BATCH_BUFFER = MAX_REQUEST_BYTES + 2
 
-# Go's unicode.IsSpace, for bytes.TrimSpace.
-_GO_SPACE = set("\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
-                "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
-
-
-def _too_large() -> ToolsiftError:
-    return validation("request_too_large", f"the request is larger than {MAX_REQUEST_BYTES} bytes")
-
-
-def _blank(line: bytes) -> bool:
-    """bytes.TrimSpace(line) is empty (Go semantics: invalid UTF-8 is not space)."""
-    stripped = line.strip(b"\t\n\v\f\r ")
-    if not stripped:
-        return True
-    try:
-        text = stripped.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return all(c in _GO_SPACE for c in text)
-
-
-def indent_json(raw: bytes) -> bytes:
-    """Go's json.Indent(dst, raw, "", "  ") for valid JSON: strings are copied
-    verbatim, whitespace between tokens is replaced, empty {} and [] stay."""
-    out = bytearray()
-    depth = 0
-    i, n = 0, len(raw)
-    need_indent = False  # an opening bracket was written, newline pending
-    while i < n:
-        c = raw[i]
-        if c in b" \t\r\n":
-            i += 1
-            continue
-        if need_indent and c not in b"]}":
-            need_indent = False
-            depth += 1
-            out += b"\n" + b"  " * depth
-        if c == 0x22:  # string
-            j = i + 1
-            while j < n:
-                if raw[j] == 0x5C:
-                    j += 2
-                    continue
-                if raw[j] == 0x22:
-                    break
-                j += 1
-            out += raw[i : j + 1]
-            i = j + 1
-            continue
-        if c in b"{[":
-            out.append(c)
-            need_indent = True
-        elif c in b"}]":
-            if need_indent:
-                need_indent = False  # empty container
-            else:
-                depth -= 1
-                out += b"\n" + b"  " * depth
-            out.append(c)
-        elif c == 0x2C:
-            out += b",\n" + b"  " * depth
-        elif c == 0x3A:
-            out += b": "
-        else:
-            out.append(c)
-        i += 1
-    return bytes(out)
-
 
 def _print_error(err: ToolsiftError) -> int:
-    sys.stderr.buffer.write(indent_json(err.raw) + b"\n")
+    """The error object, compact on one line, on stderr; its exit code."""
+    sys.stderr.buffer.write(err.raw + b"\n")
     sys.stderr.buffer.flush()
     return err.code
 
@@ -114,17 +54,76 @@ def _read_request(stdin: BinaryIO) -> bytes:
     return data
 
 
-def _open(snapshot: Optional[str]) -> Optional[Engine]:
-    try:
-        return Engine.open(snapshot)
-    except (ToolsiftError, OSError) as exc:
-        sys.stderr.write(f"toolsift: open snapshot in the module: {exc}\n")
+def _file_kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _check_snapshot_file(path: str, st: os.stat_result) -> None:
+    if not stat.S_ISREG(st.st_mode):
+        raise validation("read_snapshot_failed", f"read snapshot: {path} is not a regular file ({_file_kind(st.st_mode)})")
+    if st.st_size > MAX_SNAPSHOT_FILE_BYTES:
+        raise validation("snapshot_too_large", f"read snapshot: {path} is larger than {MAX_SNAPSHOT_FILE_BYTES} bytes")
+
+
+def _os_reason(exc: OSError) -> str:
+    """The OS's reason, worded as Go's syscall errors are (lower-case first
+    letter: "no such file or directory")."""
+    text = exc.strerror or str(exc)
+    return text[:1].lower() + text[1:]
+
+
+def read_snapshot_file(path: Optional[str]) -> Optional[bytes]:
+    """The --snapshot file's bytes (None: the built-in snapshot), as wasmhost
+    reads it: an empty path is refused (an unset variable in a script would
+    otherwise serve the built-in catalog), and so is anything but a regular
+    file (/dev/zero, a FIFO, a directory) or a file over 1 GiB, before it is
+    read."""
+    if path is None:
         return None
+    if path == "":
+        raise validation("invalid_snapshot_path",
+                         '--snapshot "" names no file (leave the flag out to serve the built-in DWS snapshot)')
+    step = "stat"
+    try:
+        # Stat first: opening a FIFO would block until someone writes to it.
+        _check_snapshot_file(path, os.stat(path))
+        step = "open"
+        with open(path, "rb") as f:
+            _check_snapshot_file(path, os.fstat(f.fileno()))  # the file opened may not be the one stat saw
+            step = "read"
+            data = f.read(MAX_SNAPSHOT_FILE_BYTES + 1)
+    except OSError as exc:
+        raise validation("read_snapshot_failed", f"read snapshot: {step} {path}: {_os_reason(exc)}") from None
+    if len(data) > MAX_SNAPSHOT_FILE_BYTES:  # it grew while being read
+        raise validation("snapshot_too_large", f"read snapshot: {path} is larger than {MAX_SNAPSHOT_FILE_BYTES} bytes")
+    return data
+
+
+def _open(snapshot: Optional[str]) -> Engine:
+    """The engine on --snapshot; a bad snapshot raises its typed error with
+    the step named first, as wasmhost prints it."""
+    data = read_snapshot_file(snapshot)
+    try:
+        return Engine.open(data)
+    except ToolsiftError as err:
+        raise type(err)(err.category, err.code, err.reason, "open snapshot in the module: " + err.message) from None
 
 
 def search_batch(engine: Engine, stdin: BinaryIO, stdout: BinaryIO) -> int:
-    """Answer one request per input line, in order: the compact response or the
-    compact error object (the module's bytes verbatim). Blank lines are skipped."""
+    """Answer every input line, in order, with one output line: the compact
+    response or the compact error object (the module's bytes verbatim). A
+    blank line is answered too (the module's invalid_request_json for an
+    empty request), so output line n answers input line n."""
     while True:
         chunk = stdin.readline(_BATCH_BUFFER)
         if not chunk:
@@ -138,8 +137,6 @@ def search_batch(engine: Engine, stdin: BinaryIO, stdout: BinaryIO) -> int:
             answer = _too_large().raw
         else:
             line = chunk.rstrip(b"\r\n")
-            if _blank(line):
-                continue
             try:
                 answer = engine.search_raw(line)
             except ToolsiftError as err:
@@ -189,8 +186,6 @@ def _cmd_search(args: argparse.Namespace, given: Set[str]) -> int:
         request = json.dumps(req, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
     engine = _open(args.snapshot)
-    if engine is None:
-        return 1
     with engine:
         if args.batch:
             return search_batch(engine, stdin, stdout)
@@ -224,8 +219,6 @@ def _cmd_inspect(args: argparse.Namespace, given: Set[str]) -> int:
         except ToolsiftError as err:
             return _print_error(err)
     engine = _open(args.snapshot)
-    if engine is None:
-        return 1
     with engine:
         try:
             response = engine.inspect_raw(request)
@@ -238,8 +231,6 @@ def _cmd_inspect(args: argparse.Namespace, given: Set[str]) -> int:
 
 def _cmd_info(args: argparse.Namespace, given: Set[str]) -> int:
     engine = _open(args.snapshot)
-    if engine is None:
-        return 1
     with engine:
         info = {"engine": "wasm", **engine.info()}
     sys.stdout.write(json.dumps(info, ensure_ascii=False, indent=2) + "\n")
@@ -303,8 +294,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return int(args.func(args, args.given))
     except BrokenPipeError:
         return 1
-    except ToolsiftError as err:  # e.g. a trap in the host
+    except ToolsiftError as err:  # a bad snapshot, a trap in the host
         return _print_error(err)
+    except Exception as exc:  # noqa: BLE001 - a bug here still prints the one error line
+        return _print_error(host_failure(f"{type(exc).__name__}: {exc}"))
 
 
 def _entry() -> None:
