@@ -40,6 +40,10 @@ MAX_SNAPSHOT_FILE_BYTES = 1 << 30
 _BATCH_BUFFER = MAX_REQUEST_BYTES + 2
 
 
+def _too_large() -> ToolsiftError:
+    return validation("request_too_large", f"the request is larger than {MAX_REQUEST_BYTES} bytes")
+
+
 def _print_error(err: ToolsiftError) -> int:
     """The error object, compact on one line, on stderr; its exit code."""
     sys.stderr.buffer.write(err.raw + b"\n")
