@@ -157,26 +157,12 @@ func BenchmarkCompileModule(b *testing.B) {
 	}
 }
 
-// BenchmarkWasmGenericProfiles: the queries of core/engine's
-// BenchmarkGenericProfiles, one per iteration in turn, through the module on
+// BenchmarkWasmGenericProfiles: testdata.GenericBenchQueries, one per iteration in turn, through the module on
 // the LiveMCPBench MCP catalog under each generic profile:
 //
 //	go test -run '^$' -bench WasmGenericProfiles -count 6 ./hostapi/
 func BenchmarkWasmGenericProfiles(b *testing.B) {
-	queries := []string{
-		"search the web with bing",
-		"generate a word cloud chart",
-		"生成词云图",
-		"convert a PDF to markdown",
-		"weather forecast for tomorrow",
-		"read a file from the local disk",
-		"Show me today's trending topics in the gaming world across all platforms.",
-		"Analyze Apple's stock for the past year and summarize it in a PPT in /root/ppt/apple.pptx.",
-		"Generate a deep report of bitcoin and save it in /root/markdown/bitcoin.md",
-		"Find the latest standard iphone prices at amazon.",
-		"Download New York's Air Quality report from Government Data, saved at /root/csv/NY_AIR_QUALITY.csv",
-		"查询明天从北京到上海的火车票余票",
-	}
+	queries := testdata.GenericBenchQueries
 	for _, g := range []struct {
 		name string
 		snap []byte

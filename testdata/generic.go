@@ -44,3 +44,22 @@ var GenericV1Snapshot []byte
 
 //go:embed generic/golden-generic-v1.jsonl
 var GenericV1Golden []byte
+
+// GenericBenchQueries are what agents ask of the generic catalog, for the
+// benchmarks that compare profiles and tokenizers: short intents and task
+// descriptions, all within the 256 characters every profile accepts, so each
+// profile answers the same requests.
+var GenericBenchQueries = []string{
+	"search the web with bing",
+	"generate a word cloud chart",
+	"生成词云图",
+	"convert a PDF to markdown",
+	"weather forecast for tomorrow",
+	"read a file from the local disk",
+	"Show me today's trending topics in the gaming world across all platforms.",
+	"Analyze Apple's stock for the past year and summarize it in a PPT in /root/ppt/apple.pptx.",
+	"Generate a deep report of bitcoin and save it in /root/markdown/bitcoin.md",
+	"Find the latest standard iphone prices at amazon.",
+	"Download New York's Air Quality report from Government Data, saved at /root/csv/NY_AIR_QUALITY.csv",
+	"查询明天从北京到上海的火车票余票",
+}

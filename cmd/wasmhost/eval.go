@@ -102,7 +102,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	var benchmarks []*benchmarkReport
 	var proxies []*proxyReport
 	for _, p := range runs {
-		snap, original, buildMS, err := evalSnapshot(&common, p, *dwsProxy)
+		snap, original, heldOut, buildMS, err := evalSnapshot(&common, p, *dwsProxy)
 		if err != nil {
 			fmt.Fprintf(stderr, "wasmhost eval: %v\n", err)
 			return 1
@@ -125,7 +125,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 				if err != nil {
 					return err
 				}
-				r.UseWhenHeldOut = !sameUseWhen(original, &body.Catalog)
+				r.UseWhenHeldOut = heldOut
 				r.BuildMS = buildMS
 				proxies = append(proxies, r)
 				return nil
@@ -195,20 +195,21 @@ func lookupProfile(name string) (*profile.Profile, error) {
 // catalog is re-indexed with that profile.
 //
 // For the proxy (holdOut), a profile that indexes use_when is served the
-// catalog without its use_when sentences: they are the proxy's queries, and
-// indexed they would be found by copying (generic-v2 would score R@1 99%).
-func evalSnapshot(f *engineFlags, p *profile.Profile, holdOut bool) ([]byte, *catalog.Catalog, *float64, error) {
+// catalog without its use_when sentences (heldOut reports it): they are the
+// proxy's queries, and indexed they would be found by copying (generic-v2
+// would score R@1 99%).
+func evalSnapshot(f *engineFlags, p *profile.Profile, holdOut bool) (snap []byte, original *catalog.Catalog, heldOut bool, buildMS *float64, err error) {
 	var cat *catalog.Catalog
 	start := time.Now()
 	if f.catalog != "" {
 		data, err := readCatalog(f.format, f.catalog)
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("read catalog: %w", err)
+			return nil, nil, false, nil, fmt.Errorf("read catalog: %w", err)
 		}
 		start = time.Now()
 		imported, own, err := importer.Import(f.format, data)
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("import catalog: %w", err)
+			return nil, nil, false, nil, fmt.Errorf("import catalog: %w", err)
 		}
 		cat = imported
 		if p == nil {
@@ -219,16 +220,16 @@ func evalSnapshot(f *engineFlags, p *profile.Profile, holdOut bool) ([]byte, *ca
 		if f.snapshot != "" || f.snapshotSet {
 			var err error
 			if stored, err = f.storedSnapshot(); err != nil {
-				return nil, nil, nil, err
+				return nil, nil, false, nil, err
 			}
 		}
 		body, werr := snapshot.Decode(stored)
 		if werr != nil {
-			return nil, nil, nil, werr
+			return nil, nil, false, nil, werr
 		}
 		cat = &body.Catalog
 		if p == nil && !(holdOut && indexesUseWhen(body.Profile)) {
-			return stored, cat, nil, nil
+			return stored, cat, false, nil, nil
 		}
 		start = time.Now()
 		if p == nil {
@@ -236,14 +237,15 @@ func evalSnapshot(f *engineFlags, p *profile.Profile, holdOut bool) ([]byte, *ca
 		}
 	}
 	served := cat
-	if holdOut && p.IndexUseWhen {
+	heldOut = holdOut && p.IndexUseWhen
+	if heldOut {
 		served = withoutUseWhen(cat)
 	}
-	snap, err := snapshot.Build(served, p)
+	snap, err = snapshot.Build(served, p)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("build snapshot with profile %s: %w", p.Name, err)
+		return nil, nil, false, nil, fmt.Errorf("build snapshot with profile %s: %w", p.Name, err)
 	}
-	return snap, cat, milliseconds(time.Since(start)), nil
+	return snap, cat, heldOut, milliseconds(time.Since(start)), nil
 }
 
 func indexesUseWhen(profileName string) bool {
@@ -264,20 +266,6 @@ func withoutUseWhen(cat *catalog.Catalog) *catalog.Catalog {
 		out.Products[p].Tools = tools
 	}
 	return &out
-}
-
-// sameUseWhen reports whether two versions of a catalog carry the same
-// number of use_when sentences.
-func sameUseWhen(a, b *catalog.Catalog) bool {
-	count := func(c *catalog.Catalog) (n int) {
-		for p := range c.Products {
-			for t := range c.Products[p].Tools {
-				n += len(c.Products[p].Tools[t].Selection.UseWhen)
-			}
-		}
-		return n
-	}
-	return count(a) == count(b)
 }
 
 func milliseconds(d time.Duration) *float64 {

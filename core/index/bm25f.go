@@ -49,14 +49,7 @@ func (ix *Index) prepareBM25F(p *profile.Profile) {
 	}
 	ix.bm25fK1 = p.K1
 	ix.bm25fQueryTF = p.QueryTermWeight
-	// Word pairs weigh PairWeight of a word (1 when the profile sets none).
-	ix.bm25fTermWeight = make([]float64, len(ix.vocab.terms))
-	for i, term := range ix.vocab.terms {
-		ix.bm25fTermWeight[i] = 1
-		if p.PairWeight > 0 && text.IsWordPair(term) {
-			ix.bm25fTermWeight[i] = p.PairWeight
-		}
-	}
+	ix.bm25fPairWeight = p.PairWeight
 }
 
 // scoreBM25F accumulates every touched document's per-field shares into
@@ -85,7 +78,12 @@ func (ix *Index) scoreBM25F(terms []queryTerm, expansionWeight float64, s *Scrat
 		// 2. Saturate once per document, and share the score out.
 		df := float64(count)
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-		weight := float64(idf * ix.bm25fTermWeight[qt.id])
+		weight := idf
+		if ix.bm25fPairWeight > 0 && text.IsWordPair(ix.vocab.terms[qt.id]) {
+			// Decided per query term, not per vocabulary term at open:
+			// a query has a few terms, a catalog hundreds of thousands.
+			weight = float64(idf * ix.bm25fPairWeight)
+		}
 		if qt.expansion {
 			weight = float64(weight * expansionWeight)
 		}

@@ -42,7 +42,7 @@ type Index struct {
 	// BM25F constants (see bm25f.go).
 	bm25fK1         float64
 	bm25fQueryTF    string
-	bm25fTermWeight []float64 // per vocabulary term
+	bm25fPairWeight float64 // 0: pairs weigh as words
 }
 
 // Field is one field's postings. Terms are sorted; the postings of Terms[i]

@@ -74,7 +74,7 @@ func genericTool() (*catalog.Tool, *catalog.Product) {
 
 func TestProjectGeneric(t *testing.T) {
 	tool, product := genericTool()
-	got := projectGeneric(tool, product)
+	got := projectGeneric(tool, product, true)
 	want := [NumFields]string{
 		// name, product display name, aliases (numbers are dropped as tokens: IndexTokens).
 		Identity: "get_weather_17 Weather API 3 forecast wx_2",
@@ -95,7 +95,7 @@ func TestProjectGeneric(t *testing.T) {
 func TestProjectGenericKeywords(t *testing.T) {
 	tool, product := genericTool()
 	tool.Selection.UseWhen, tool.Selection.Examples = nil, nil
-	got := projectGeneric(tool, product)
+	got := projectGeneric(tool, product, true)
 	if got[UseWhen] == "" {
 		t.Skip("lead: Keywords not projected yet")
 	}
@@ -106,16 +106,16 @@ func TestProjectGenericProductName(t *testing.T) {
 	tool, product := genericTool()
 	for _, name := range []string{"", "  \t"} {
 		product.Name = name
-		got := projectGeneric(tool, product)
+		got := projectGeneric(tool, product, true)
 		require.Equal(t, "get_weather_17 weather_api forecast wx_2", got[Identity], "product name %q: the id stands in", name)
 	}
 	tool.Identity.Aliases = nil
 	product.Name = " Weather "
-	require.Equal(t, "get_weather_17 Weather", projectGeneric(tool, product)[Identity])
+	require.Equal(t, "get_weather_17 Weather", projectGeneric(tool, product, true)[Identity])
 }
 
 func TestProjectGenericEmptyTool(t *testing.T) {
-	got := projectGeneric(&catalog.Tool{}, &catalog.Product{})
+	got := projectGeneric(&catalog.Tool{}, &catalog.Product{}, true)
 	// Empty parts are joined like any other: the separators stay, and the
 	// tokenizer drops them.
 	require.Equal(t, [NumFields]string{Identity: " ", Summary: "  "}, got)
@@ -157,4 +157,10 @@ func TestIsStrongField(t *testing.T) {
 		require.False(t, p.IsStrongField("bogus"), p.Name)
 		require.False(t, p.IsStrongField(""), p.Name)
 	}
+}
+
+func TestProjectGenericWithoutUseWhen(t *testing.T) {
+	tool, product := genericTool()
+	got := projectGeneric(tool, product, false)
+	require.Equal(t, "weather in Paris climate meteo", got[UseWhen], "examples and keywords stay; use_when sentences go")
 }

@@ -244,7 +244,7 @@ func (p *Profile) WithAlgorithm(algorithm string) (*Profile, error) {
 // the reference indexes exactly these strings.
 func (p *Profile) Project(tool *catalog.Tool, product *catalog.Product) [NumFields]string {
 	if p.GenericProjection {
-		return projectGeneric(tool, product)
+		return projectGeneric(tool, product, p.IndexUseWhen)
 	}
 	id := &tool.Identity
 	identity := []string{id.CanonicalPath, id.Path, id.CLIPath, id.PrimaryCLIPath, id.Name, id.CLIName, id.Group, id.ProductID}
@@ -329,7 +329,7 @@ func Names() []string {
 // BM25F. Parameter types ("string", "integer") are left out: every tool
 // has them, and a query that says "number" means a number, not a type.
 // Keywords and examples join use_when: words that say when a tool fits.
-func projectGeneric(tool *catalog.Tool, product *catalog.Product) [NumFields]string {
+func projectGeneric(tool *catalog.Tool, product *catalog.Product, indexUseWhen bool) [NumFields]string {
 	id := &tool.Identity
 	identity := []string{id.Name}
 	productName := strings.TrimSpace(product.Name)
@@ -345,7 +345,11 @@ func projectGeneric(tool *catalog.Tool, product *catalog.Product) [NumFields]str
 		parameters = append(parameters, param.Name, param.Description)
 		parameters = append(parameters, param.Enum...)
 	}
-	useWhen := append(slices.Clone(tool.Selection.UseWhen), tool.Selection.Examples...)
+	var useWhen []string
+	if indexUseWhen {
+		useWhen = slices.Clone(tool.Selection.UseWhen)
+	}
+	useWhen = append(useWhen, tool.Selection.Examples...)
 	useWhen = append(useWhen, tool.Selection.Keywords...)
 
 	var out [NumFields]string
