@@ -98,8 +98,8 @@ func wasmAnswer(out []byte, err error) answer {
 	return answer{Other: err.Error()}
 }
 
-func nativeAnswer(out []byte, werr *wire.Error) answer {
-	if werr != nil {
+func nativeAnswer(out []byte, err error) answer {
+	if werr := wire.ErrorOf(err); werr != nil {
 		return answer{Category: werr.Category, Code: werr.Code, Reason: werr.Reason}
 	}
 	return answer{Out: string(out)}

@@ -30,7 +30,7 @@ func TestOversizedRequestIsNotCopied(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		call    func(context.Context, []byte) ([]byte, error)
-		native  func([]byte) ([]byte, *wire.Error)
+		native  func([]byte) ([]byte, error)
 		request []byte
 	}{
 		{"search 60 MB", e.Search, native.SearchJSON, huge},
@@ -45,8 +45,9 @@ func TestOversizedRequestIsNotCopied(t *testing.T) {
 		require.Equal(t, "request_too_large", typed.Reason, "%s: %v", c.name, err)
 		require.Equal(t, 3, typed.Code, c.name)
 		// The host's refusal is the module's (and the native core's), word for word.
-		_, werr := c.native(c.request)
-		require.NotNil(t, werr, c.name)
+		_, nativeErr := c.native(c.request)
+		var werr *wire.Error
+		require.ErrorAs(t, nativeErr, &werr, c.name)
 		require.Equal(t, werr.Message, typed.Message, c.name)
 		require.Equal(t, created, e.created.Load(), "%s: the instance was replaced", c.name)
 		require.Equal(t, memory, idleMemory(t, e), "%s: the instance's memory grew", c.name)

@@ -321,11 +321,13 @@ type nativeBackend struct {
 }
 
 func (b *nativeBackend) Search(_ context.Context, request []byte) ([]byte, *wire.Error) {
-	return b.engine.SearchJSON(request)
+	out, err := b.engine.SearchJSON(request)
+	return out, wire.ErrorOf(err)
 }
 
 func (b *nativeBackend) Inspect(_ context.Context, request []byte) ([]byte, *wire.Error) {
-	return b.engine.InspectJSON(request)
+	out, err := b.engine.InspectJSON(request)
+	return out, wire.ErrorOf(err)
 }
 
 func (b *nativeBackend) Info() catalogInfo {

@@ -48,9 +48,9 @@ func searchBytes(e *engine.Engine, request []byte) ([]byte, *wire.Error) {
 	if werr != nil {
 		return nil, werr
 	}
-	response, werr := e.Search(decoded)
-	if werr != nil {
-		return nil, werr
+	response, err := e.Search(decoded)
+	if err != nil {
+		return nil, wire.ErrorOf(err)
 	}
 	out, err := response.AppendJSON(nil)
 	if err != nil {
@@ -137,7 +137,9 @@ func TestInspectConformance(t *testing.T) {
 		request, werr := wire.DecodeInspectRequest(line.Request)
 		var got []byte
 		if werr == nil {
-			got, werr = e.Inspect(request)
+			var err error
+			got, err = e.Inspect(request)
+			werr = wire.ErrorOf(err)
 		}
 		ok := false
 		switch {

@@ -380,28 +380,28 @@ func (e *Engine) WithExplain(on bool) *Engine {
 
 // SearchJSON decodes a tool-search.v1 request, searches, and returns the
 // compact response bytes (without a trailing newline).
-func (e *Engine) SearchJSON(request []byte) ([]byte, *wire.Error) {
+func (e *Engine) SearchJSON(request []byte) ([]byte, error) {
 	return e.AppendSearchJSON(nil, request)
 }
 
 // AppendSearchJSON is SearchJSON appending the response to dst (which may
 // be nil), so that a caller answering many requests can reuse one buffer.
 // On error dst is returned unchanged.
-func (e *Engine) AppendSearchJSON(dst, request []byte) ([]byte, *wire.Error) {
+func (e *Engine) AppendSearchJSON(dst, request []byte) ([]byte, error) {
 	decoded, err := wire.DecodeSearchRequest(request)
 	if err != nil {
 		return dst, err
 	}
-	_, out, err := e.answer(decoded, dst)
-	if err != nil {
-		return dst, err
+	_, out, werr := e.answer(decoded, dst)
+	if werr != nil {
+		return dst, werr
 	}
 	return out, nil
 }
 
 // InspectJSON decodes a schema-inspect.v1 request and returns the pretty
 // response bytes (without a trailing newline).
-func (e *Engine) InspectJSON(request []byte) ([]byte, *wire.Error) {
+func (e *Engine) InspectJSON(request []byte) ([]byte, error) {
 	decoded, err := wire.DecodeInspectRequest(request)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -170,8 +171,8 @@ func TestValidationReasonsInOrder(t *testing.T) {
 		{wire.SearchRequest{Subqueries: []string{"a", long}}, "query_too_long"},
 	} {
 		tc.request.Version = wire.SearchVersion
-		_, err := e.Search(tc.request)
-		require.NotNil(t, err, "%+v", tc.request)
+		_, searchErr := e.Search(tc.request)
+		err := typedError(t, searchErr)
 		require.Equal(t, tc.reason, err.Reason, "%+v", tc.request)
 		require.Equal(t, wire.CategoryValidation, err.Category)
 		require.Equal(t, wire.CodeValidation, err.Code)
@@ -325,4 +326,15 @@ func TestAppendSearchJSON(t *testing.T) {
 	out, werr := e.AppendSearchJSON(buf[:6], []byte(`{"version":"tool-search.v2","query":"x"}`))
 	require.NotNil(t, werr)
 	require.Equal(t, "prefix", string(out))
+}
+
+// typedError fails the test unless err is non-nil and holds a *wire.Error
+// (the public API returns error; errors.As must reach the typed one).
+func typedError(t testing.TB, err error) *wire.Error {
+	t.Helper()
+	var werr *wire.Error
+	if !errors.As(err, &werr) {
+		t.Fatalf("want a *wire.Error, got %T %v", err, err)
+	}
+	return werr
 }

@@ -24,8 +24,9 @@ func FuzzSearchJSON(f *testing.F) {
 	}
 	e := newDWSEngine(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		out, err := e.SearchJSON(data)
-		if err != nil {
+		out, searchErr := e.SearchJSON(data)
+		if searchErr != nil {
+			err := typedError(t, searchErr)
 			if err.Reason == "" || (err.Category != wire.CategoryValidation && err.Category != wire.CategoryInternal) {
 				t.Fatalf("untyped error %+v", err)
 			}
@@ -46,9 +47,9 @@ func FuzzInspectJSON(f *testing.F) {
 		f.Add(request)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		out, err := e.InspectJSON(data)
-		if err != nil {
-			if err.Reason == "" {
+		out, inspectErr := e.InspectJSON(data)
+		if inspectErr != nil {
+			if err := typedError(t, inspectErr); err.Reason == "" {
 				t.Fatalf("untyped error %+v", err)
 			}
 			return

@@ -16,7 +16,6 @@ import (
 
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/snapshot"
-	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/testdata"
 )
 
@@ -120,13 +119,14 @@ func TestGenericGolden(t *testing.T) {
 	}
 }
 
-func writeVector(t *testing.T, w *bytes.Buffer, kind string, request map[string]any, answer func([]byte) ([]byte, *wire.Error)) {
+func writeVector(t *testing.T, w *bytes.Buffer, kind string, request map[string]any, answer func([]byte) ([]byte, error)) {
 	t.Helper()
 	encoded, err := json.Marshal(request)
 	require.NoError(t, err)
 	line := map[string]any{"kind": kind, "request": json.RawMessage(encoded)}
-	out, werr := answer(encoded)
-	if werr != nil {
+	out, err := answer(encoded)
+	if err != nil {
+		werr := typedError(t, err)
 		line["error"] = map[string]string{"category": werr.Category, "reason": werr.Reason}
 	} else {
 		line["response"] = string(out)

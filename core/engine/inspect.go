@@ -19,8 +19,14 @@ import (
 //
 // The path may be a canonical path, a tool path, a CLI path or alias (spaces,
 // dots or slashes), a product ID (the product's tool summaries) or a command
-// group such as "chat message" (the summaries under it).
-func (e *Engine) Inspect(r wire.InspectRequest) ([]byte, *wire.Error) {
+// group such as "chat message" (the summaries under it). A failure is a
+// *wire.Error (errors.As reaches it).
+func (e *Engine) Inspect(r wire.InspectRequest) ([]byte, error) {
+	out, err := e.inspect(r)
+	return out, wire.AsError(err)
+}
+
+func (e *Engine) inspect(r wire.InspectRequest) ([]byte, *wire.Error) {
 	if r.ExpectedSourceHash == "" || r.ExpectedSurfaceHash == "" {
 		return nil, wire.Validation("incomplete_catalog_version",
 			"expected_source_hash and expected_surface_hash must both be given (copy them from the search response's catalog)")

@@ -24,9 +24,9 @@ type query struct {
 	excluded       []string // sorted, unique
 }
 
-// Search answers one tool-search.v1 request. Errors are *wire.Error; a
-// failed request never changes the engine.
-func (e *Engine) Search(request wire.SearchRequest) (*wire.SearchResponse, *wire.Error) {
+// Search answers one tool-search.v1 request. A failure is a *wire.Error
+// (errors.As reaches it); a failed request never changes the engine.
+func (e *Engine) Search(request wire.SearchRequest) (*wire.SearchResponse, error) {
 	response, _, err := e.answer(request, nil)
 	if response != nil {
 		// The caller owns the response: nothing in it is shared with the
@@ -38,7 +38,7 @@ func (e *Engine) Search(request wire.SearchRequest) (*wire.SearchResponse, *wire
 			c.TruncatedFields = slices.Clone(c.TruncatedFields)
 		}
 	}
-	return response, err
+	return response, wire.AsError(err)
 }
 
 // answer is Search that also appends the response's wire bytes to dst (the

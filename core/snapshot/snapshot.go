@@ -124,15 +124,21 @@ func FromCatalog(format string, data []byte, opts importer.Options) ([]byte, *im
 }
 
 // Decode checks the header, the checksum and the body's structure, and
-// decodes it. data is not retained: the decoded catalog's strings are views
+// decodes it. A failure is a *wire.Error (errors.As reaches it). data is not retained: the decoded catalog's strings are views
 // into one private copy of the body, which they keep alive.
-func Decode(data []byte) (*Body, *wire.Error) { return decode(data, false) }
+func Decode(data []byte) (*Body, error) {
+	body, err := decode(data, false)
+	return body, wire.AsError(err)
+}
 
 // DecodeOwned is Decode without the private copy: the decoded strings are
 // views into data itself, so the caller hands data over and must never write
 // to it again. It saves a snapshot's size in memory while the body is alive,
 // which decides whether a large catalog fits a WebAssembly instance's limit.
-func DecodeOwned(data []byte) (*Body, *wire.Error) { return decode(data, true) }
+func DecodeOwned(data []byte) (*Body, error) {
+	body, err := decode(data, true)
+	return body, wire.AsError(err)
+}
 
 func decode(data []byte, owned bool) (*Body, *wire.Error) {
 	if len(data) < headerSize || string(data[:8]) != magic {
@@ -172,11 +178,17 @@ func decode(data []byte, owned bool) (*Body, *wire.Error) {
 // Open decodes a snapshot and builds its engine around the stored index. The
 // profile must be one this build knows; the index must be consistent with
 // the catalog.
-func Open(data []byte) (*engine.Engine, *wire.Error) { return open(data, false) }
+func Open(data []byte) (*engine.Engine, error) {
+	e, err := open(data, false)
+	return e, wire.AsError(err)
+}
 
 // OpenOwned is Open through DecodeOwned: the engine keeps data, and the
 // caller must never write to it again.
-func OpenOwned(data []byte) (*engine.Engine, *wire.Error) { return open(data, true) }
+func OpenOwned(data []byte) (*engine.Engine, error) {
+	e, err := open(data, true)
+	return e, wire.AsError(err)
+}
 
 func open(data []byte, owned bool) (*engine.Engine, *wire.Error) {
 	body, werr := decode(data, owned)

@@ -3,6 +3,7 @@ package snapshot_test
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
+	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/testdata"
 )
 
@@ -112,23 +114,19 @@ func TestCorruptSnapshotsFailClosed(t *testing.T) {
 		}(),
 	}
 	for name, data := range cases {
-		_, werr := snapshot.Open(data)
-		require.NotNil(t, werr, name)
-		require.Equal(t, "invalid_snapshot", werr.Reason, name)
-		_, werr = snapshot.OpenOwned(bytes.Clone(data))
-		require.NotNil(t, werr, name)
-		require.Equal(t, "invalid_snapshot", werr.Reason, name)
+		_, err := snapshot.Open(data)
+		require.Equal(t, "invalid_snapshot", reasonOf(t, err), name)
+		_, err = snapshot.OpenOwned(bytes.Clone(data))
+		require.Equal(t, "invalid_snapshot", reasonOf(t, err), name)
 	}
 	future := bytes.Clone(good)
 	binary.LittleEndian.PutUint32(future[8:], 99)
-	_, werr := snapshot.Open(future)
-	require.NotNil(t, werr)
-	require.Equal(t, "unsupported_snapshot_version", werr.Reason)
+	_, err := snapshot.Open(future)
+	require.Equal(t, "unsupported_snapshot_version", reasonOf(t, err))
 	// A version 1 snapshot (24-byte header, CRC-32C) is refused by version.
 	v1 := append([]byte("TSIFTSNP\x01\x00\x00\x00"), good[12:]...)
-	_, werr = snapshot.Open(v1)
-	require.NotNil(t, werr)
-	require.Equal(t, "unsupported_snapshot_version", werr.Reason)
+	_, err = snapshot.Open(v1)
+	require.Equal(t, "unsupported_snapshot_version", reasonOf(t, err))
 }
 
 // TestEveryByteFlipIsRefusedOrHarmless flips bytes across the whole snapshot:
@@ -193,19 +191,30 @@ func FuzzOpen(f *testing.F) {
 		if len(data) >= h && string(data[:8]) == "TSIFTSNP" && binary.LittleEndian.Uint32(data[8:]) == snapshot.FormatVersion {
 			data = reseal(bytes.Clone(data)) // reach the body decoder, not just the checksum
 		}
-		e, werr := snapshot.Open(data)
+		e, err := snapshot.Open(data)
 		// Decoding in place must decide exactly as decoding a copy does.
-		if _, owned := snapshot.OpenOwned(bytes.Clone(data)); (werr == nil) != (owned == nil) || (werr != nil && werr.Reason != owned.Reason) {
-			t.Fatalf("Open refused with %v, OpenOwned with %v", werr, owned)
+		if _, owned := snapshot.OpenOwned(bytes.Clone(data)); (err == nil) != (owned == nil) || (err != nil && reasonOf(t, err) != reasonOf(t, owned)) {
+			t.Fatalf("Open refused with %v, OpenOwned with %v", err, owned)
 		}
-		if werr != nil {
-			if werr.Reason == "" {
-				t.Fatalf("untyped refusal: %v", werr)
+		if err != nil {
+			if reasonOf(t, err) == "" {
+				t.Fatalf("untyped refusal: %v", err)
 			}
 			return
 		}
-		if _, err := e.SearchJSON([]byte(`{"version":"tool-search.v1","query":"查询 chat"}`)); err != nil && err.Reason == "" {
+		if _, err := e.SearchJSON([]byte(`{"version":"tool-search.v1","query":"查询 chat"}`)); err != nil && reasonOf(t, err) == "" {
 			t.Fatalf("untyped search error: %v", err)
 		}
 	})
+}
+
+// reasonOf fails the test unless err is a non-nil error holding a
+// *wire.Error, and returns its reason.
+func reasonOf(t testing.TB, err error) string {
+	t.Helper()
+	var werr *wire.Error
+	if !errors.As(err, &werr) {
+		t.Fatalf("want a *wire.Error, got %T %v", err, err)
+	}
+	return werr.Reason
 }

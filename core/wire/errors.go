@@ -4,7 +4,11 @@
 // encoding/json would for the reference's types, through core/jsonw.
 package wire
 
-import "github.com/toolsift/toolsift/core/jsonw"
+import (
+	"errors"
+
+	"github.com/toolsift/toolsift/core/jsonw"
+)
 
 // Error categories and their process exit codes.
 const (
@@ -49,6 +53,30 @@ func Discovery(reason, message string) *Error {
 // caller's fault.
 func Internal(reason, message string) *Error {
 	return &Error{Category: CategoryInternal, Code: CodeInternal, Reason: reason, Message: message}
+}
+
+// AsError returns e as an error, and a nil error (not a non-nil interface
+// holding a nil *Error) when e is nil. Public functions return error, so a
+// caller's `if err != nil` means what it says; they pass their *Error
+// through here.
+func AsError(e *Error) error {
+	if e == nil {
+		return nil
+	}
+	return e
+}
+
+// ErrorOf returns the *Error inside err (through errors.As), or an internal
+// error carrying err's text when err holds none; nil for nil.
+func ErrorOf(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return Internal("unexpected_error", err.Error())
 }
 
 // AppendJSON appends {"error":{"category","code","message","reason"}} in the

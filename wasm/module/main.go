@@ -140,16 +140,16 @@ func openOwned(ptr, size uint32) uint64 {
 	})
 }
 
-func openSnapshot(out, data []byte, openWith func([]byte) (*engine.Engine, *wire.Error)) ([]byte, *wire.Error) {
+func openSnapshot(out, data []byte, openWith func([]byte) (*engine.Engine, error)) ([]byte, *wire.Error) {
 	// Opening allocates the engine's long-lived tables and little garbage;
 	// collecting while they are built would re-mark them again and again
 	// (half the time to open), so the collector waits until the open is
 	// done (the soft memory limit still applies).
 	gcPercent := debug.SetGCPercent(-1)
-	e, werr := openWith(data)
+	e, err := openWith(data)
 	debug.SetGCPercent(gcPercent)
-	if werr != nil {
-		return nil, werr
+	if err != nil {
+		return nil, wire.ErrorOf(err)
 	}
 	handle := nextHandle
 	nextHandle++
@@ -211,7 +211,8 @@ func search(handle, ptr, size, flags uint32) uint64 {
 		if flags&flagExplain != 0 {
 			e = open.explain
 		}
-		return e.AppendSearchJSON(out, request)
+		out, err := e.AppendSearchJSON(out, request)
+		return out, wire.ErrorOf(err)
 	})
 }
 
@@ -226,8 +227,8 @@ func inspect(handle, ptr, size uint32) uint64 {
 		if werr != nil {
 			return nil, werr
 		}
-		response, werr := open.engine.InspectJSON(request)
-		return append(out, response...), werr
+		response, err := open.engine.InspectJSON(request)
+		return append(out, response...), wire.ErrorOf(err)
 	})
 }
 
