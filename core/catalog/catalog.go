@@ -8,13 +8,19 @@
 // walks them in the same order, and no map ever decides an output.
 package catalog
 
-//go:generate go run github.com/tinylib/msgp@v1.6.5 -io=false -tests=false
+//go:generate go run github.com/tinylib/msgp@v1.6.5 -io=false -tests=false -unexported
 //go:generate perl -pi -e "s/msgp\\.ReadStringBytes\\(/readStringView(/g" catalog_gen.go
 
 // Snapshots encode these structs as MessagePack arrays (msgp "tuple"), not
 // maps: no field names to store or compare when a snapshot opens. The
 // snapshot format version covers the field order.
-//msgp:tuple Catalog VersionRef Product Tool Identity Parameter Safety Interface InterfaceRef Selection
+//msgp:tuple Catalog VersionRef Product Identity Parameter Safety Interface InterfaceRef Selection
+
+// Tool's codec is written by hand (tool_codec.go) over the generated one of
+// toolFields, its twin: a tool without an original definition is stored as
+// the array every earlier snapshot stored, one element shorter.
+//msgp:ignore Tool
+//msgp:vartuple toolFields
 
 // A decoder allocates an array before it reads the elements, so a hostile
 // length must be refused first: no list in a catalog may declare more than
@@ -76,6 +82,34 @@ type Tool struct {
 	// inputSchema, OpenAI parameters, Anthropic input_schema), returned by
 	// Inspect verbatim; nil for DWS tools, whose parameters are CLI flags.
 	InputSchema RawJSON `msg:"input_schema,allownil"`
+
+	// Original is the tool's definition as its provider format gives it
+	// (an OpenAI Responses function or custom tool, an Anthropic tool, an
+	// MCP tool), compact JSON with keys sorted, kept when the catalog was
+	// imported for provider tool search (core/provider returns it to the
+	// model verbatim); nil otherwise, and then not stored at all.
+	Original RawJSON `msg:"original,allownil"`
+}
+
+// toolFields is Tool field for field (a conversion between the two checks
+// that they stay alike): msgp generates its codec, and Tool's methods below
+// wrap it (tool_codec.go).
+type toolFields struct {
+	Identity    Identity    `msg:"identity"`
+	Title       string      `msg:"title"`
+	Display     string      `msg:"display"`
+	Description string      `msg:"description"`
+	Parameters  []Parameter `msg:"parameters"`
+	Safety      Safety      `msg:"safety"`
+	Interface   Interface   `msg:"interface"`
+	Selection   Selection   `msg:"selection"`
+	Constraints RawJSON     `msg:"constraints,allownil"`
+	Positionals RawJSON     `msg:"positionals,allownil"`
+	DryRun      RawJSON     `msg:"dry_run,allownil"`
+	Result      RawJSON     `msg:"result,allownil"`
+	Pagination  RawJSON     `msg:"pagination,allownil"`
+	InputSchema RawJSON     `msg:"input_schema,allownil"`
+	Original    RawJSON     `msg:"original,allownil"`
 }
 
 // Identity holds every name a tool can be addressed by. CanonicalPath is

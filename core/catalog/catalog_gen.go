@@ -993,10 +993,52 @@ func (z *Selection) Msgsize() (s int) {
 }
 
 // MarshalMsg implements msgp.Marshaler
-func (z *Tool) MarshalMsg(b []byte) (o []byte, err error) {
+func (z VersionRef) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// array header, size 14
-	o = append(o, 0x9e)
+	// array header, size 2
+	o = append(o, 0x92)
+	o = msgp.AppendString(o, z.SourceHash)
+	o = msgp.AppendString(o, z.SurfaceHash)
+	return
+}
+
+// UnmarshalMsg implements msgp.Unmarshaler
+func (z *VersionRef) UnmarshalMsg(bts []byte) (o []byte, err error) {
+	var zb0001 uint32
+	zb0001, bts, err = msgp.ReadArrayHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err)
+		return
+	}
+	if zb0001 != 2 {
+		err = msgp.ArrayError{Wanted: 2, Got: zb0001}
+		return
+	}
+	z.SourceHash, bts, err = readStringView(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "SourceHash")
+		return
+	}
+	z.SurfaceHash, bts, err = readStringView(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "SurfaceHash")
+		return
+	}
+	o = bts
+	return
+}
+
+// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
+func (z VersionRef) Msgsize() (s int) {
+	s = 1 + msgp.StringPrefixSize + len(z.SourceHash) + msgp.StringPrefixSize + len(z.SurfaceHash)
+	return
+}
+
+// MarshalMsg implements msgp.Marshaler
+func (z *toolFields) MarshalMsg(b []byte) (o []byte, err error) {
+	o = msgp.Require(b, z.Msgsize())
+	// array header, size 15
+	o = append(o, 0x9f)
 	o, err = z.Identity.MarshalMsg(o)
 	if err != nil {
 		err = msgp.WrapError(err, "Identity")
@@ -1058,262 +1100,348 @@ func (z *Tool) MarshalMsg(b []byte) (o []byte, err error) {
 	} else {
 		o = msgp.AppendBytes(o, []byte(z.InputSchema))
 	}
+	if z.Original == nil { // allownil: if nil
+		o = msgp.AppendNil(o)
+	} else {
+		o = msgp.AppendBytes(o, []byte(z.Original))
+	}
 	return
 }
 
 // UnmarshalMsg implements msgp.Unmarshaler
-func (z *Tool) UnmarshalMsg(bts []byte) (o []byte, err error) {
+func (z *toolFields) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var zb0001 uint32
 	zb0001, bts, err = msgp.ReadArrayHeaderBytes(bts)
 	if err != nil {
 		err = msgp.WrapError(err)
 		return
 	}
-	if zb0001 != 14 {
-		err = msgp.ArrayError{Wanted: 14, Got: zb0001}
-		return
-	}
-	bts, err = z.Identity.UnmarshalMsg(bts)
-	if err != nil {
-		err = msgp.WrapError(err, "Identity")
-		return
-	}
-	z.Title, bts, err = readStringView(bts)
-	if err != nil {
-		err = msgp.WrapError(err, "Title")
-		return
-	}
-	z.Display, bts, err = readStringView(bts)
-	if err != nil {
-		err = msgp.WrapError(err, "Display")
-		return
-	}
-	z.Description, bts, err = readStringView(bts)
-	if err != nil {
-		err = msgp.WrapError(err, "Description")
-		return
-	}
-	var zb0002 uint32
-	zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
-	if err != nil {
-		err = msgp.WrapError(err, "Parameters")
-		return
-	}
-	if zb0002 > z597e1446limitArrays {
-		err = msgp.ErrLimitExceeded
-		return
-	}
-	if cap(z.Parameters) >= int(zb0002) {
-		z.Parameters = (z.Parameters)[:zb0002]
-	} else {
-		z.Parameters = make([]Parameter, zb0002)
-	}
-	for za0001 := range z.Parameters {
-		bts, err = z.Parameters[za0001].UnmarshalMsg(bts)
+	for zb0001 > 0 {
+		bts, err = z.Identity.UnmarshalMsg(bts)
 		if err != nil {
-			err = msgp.WrapError(err, "Parameters", za0001)
+			err = msgp.WrapError(err, "Identity")
 			return
 		}
-	}
-	bts, err = z.Safety.UnmarshalMsg(bts)
-	if err != nil {
-		err = msgp.WrapError(err, "Safety")
-		return
-	}
-	bts, err = z.Interface.UnmarshalMsg(bts)
-	if err != nil {
-		err = msgp.WrapError(err, "Interface")
-		return
-	}
-	bts, err = z.Selection.UnmarshalMsg(bts)
-	if err != nil {
-		err = msgp.WrapError(err, "Selection")
-		return
-	}
-	if msgp.IsNil(bts) {
-		bts = bts[1:]
-		z.Constraints = nil
-	} else {
-		{
-			var zb0003 []byte
-			var zb0004 uint32
-			zb0004, bts, err = msgp.ReadBytesHeader(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Constraints")
-				return
-			}
-			if zb0004 > z597e1446limitArrays {
-				err = msgp.ErrLimitExceeded
-				return
-			}
-			zb0003 = []byte(z.Constraints)
-			if zb0003 == nil || uint32(cap(zb0003)) < zb0004 {
-				zb0003 = make([]byte, zb0004)
-			} else {
-				zb0003 = zb0003[:zb0004]
-			}
-			if uint32(len(bts)) < zb0004 {
-				err = msgp.ErrShortBytes
-				return
-			}
-			copy(zb0003, bts[:zb0004])
-			bts = bts[zb0004:]
-			z.Constraints = RawJSON(zb0003)
+		if zb0001--; zb0001 == 0 {
+			break
 		}
-	}
-	if msgp.IsNil(bts) {
-		bts = bts[1:]
-		z.Positionals = nil
-	} else {
-		{
-			var zb0005 []byte
-			var zb0006 uint32
-			zb0006, bts, err = msgp.ReadBytesHeader(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Positionals")
-				return
-			}
-			if zb0006 > z597e1446limitArrays {
-				err = msgp.ErrLimitExceeded
-				return
-			}
-			zb0005 = []byte(z.Positionals)
-			if zb0005 == nil || uint32(cap(zb0005)) < zb0006 {
-				zb0005 = make([]byte, zb0006)
-			} else {
-				zb0005 = zb0005[:zb0006]
-			}
-			if uint32(len(bts)) < zb0006 {
-				err = msgp.ErrShortBytes
-				return
-			}
-			copy(zb0005, bts[:zb0006])
-			bts = bts[zb0006:]
-			z.Positionals = RawJSON(zb0005)
+		z.Title, bts, err = readStringView(bts)
+		if err != nil {
+			err = msgp.WrapError(err, "Title")
+			return
 		}
-	}
-	if msgp.IsNil(bts) {
-		bts = bts[1:]
-		z.DryRun = nil
-	} else {
-		{
-			var zb0007 []byte
-			var zb0008 uint32
-			zb0008, bts, err = msgp.ReadBytesHeader(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "DryRun")
-				return
-			}
-			if zb0008 > z597e1446limitArrays {
-				err = msgp.ErrLimitExceeded
-				return
-			}
-			zb0007 = []byte(z.DryRun)
-			if zb0007 == nil || uint32(cap(zb0007)) < zb0008 {
-				zb0007 = make([]byte, zb0008)
-			} else {
-				zb0007 = zb0007[:zb0008]
-			}
-			if uint32(len(bts)) < zb0008 {
-				err = msgp.ErrShortBytes
-				return
-			}
-			copy(zb0007, bts[:zb0008])
-			bts = bts[zb0008:]
-			z.DryRun = RawJSON(zb0007)
+		if zb0001--; zb0001 == 0 {
+			break
 		}
-	}
-	if msgp.IsNil(bts) {
-		bts = bts[1:]
-		z.Result = nil
-	} else {
-		{
-			var zb0009 []byte
-			var zb0010 uint32
-			zb0010, bts, err = msgp.ReadBytesHeader(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Result")
-				return
-			}
-			if zb0010 > z597e1446limitArrays {
-				err = msgp.ErrLimitExceeded
-				return
-			}
-			zb0009 = []byte(z.Result)
-			if zb0009 == nil || uint32(cap(zb0009)) < zb0010 {
-				zb0009 = make([]byte, zb0010)
-			} else {
-				zb0009 = zb0009[:zb0010]
-			}
-			if uint32(len(bts)) < zb0010 {
-				err = msgp.ErrShortBytes
-				return
-			}
-			copy(zb0009, bts[:zb0010])
-			bts = bts[zb0010:]
-			z.Result = RawJSON(zb0009)
+		z.Display, bts, err = readStringView(bts)
+		if err != nil {
+			err = msgp.WrapError(err, "Display")
+			return
 		}
-	}
-	if msgp.IsNil(bts) {
-		bts = bts[1:]
-		z.Pagination = nil
-	} else {
-		{
-			var zb0011 []byte
-			var zb0012 uint32
-			zb0012, bts, err = msgp.ReadBytesHeader(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Pagination")
-				return
-			}
-			if zb0012 > z597e1446limitArrays {
-				err = msgp.ErrLimitExceeded
-				return
-			}
-			zb0011 = []byte(z.Pagination)
-			if zb0011 == nil || uint32(cap(zb0011)) < zb0012 {
-				zb0011 = make([]byte, zb0012)
-			} else {
-				zb0011 = zb0011[:zb0012]
-			}
-			if uint32(len(bts)) < zb0012 {
-				err = msgp.ErrShortBytes
-				return
-			}
-			copy(zb0011, bts[:zb0012])
-			bts = bts[zb0012:]
-			z.Pagination = RawJSON(zb0011)
+		if zb0001--; zb0001 == 0 {
+			break
 		}
-	}
-	if msgp.IsNil(bts) {
-		bts = bts[1:]
-		z.InputSchema = nil
-	} else {
-		{
-			var zb0013 []byte
-			var zb0014 uint32
-			zb0014, bts, err = msgp.ReadBytesHeader(bts)
+		z.Description, bts, err = readStringView(bts)
+		if err != nil {
+			err = msgp.WrapError(err, "Description")
+			return
+		}
+		if zb0001--; zb0001 == 0 {
+			break
+		}
+		var zb0002 uint32
+		zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
+		if err != nil {
+			err = msgp.WrapError(err, "Parameters")
+			return
+		}
+		if zb0002 > z597e1446limitArrays {
+			err = msgp.ErrLimitExceeded
+			return
+		}
+		if cap(z.Parameters) >= int(zb0002) {
+			z.Parameters = (z.Parameters)[:zb0002]
+		} else {
+			z.Parameters = make([]Parameter, zb0002)
+		}
+		for za0001 := range z.Parameters {
+			bts, err = z.Parameters[za0001].UnmarshalMsg(bts)
 			if err != nil {
-				err = msgp.WrapError(err, "InputSchema")
+				err = msgp.WrapError(err, "Parameters", za0001)
 				return
 			}
-			if zb0014 > z597e1446limitArrays {
-				err = msgp.ErrLimitExceeded
+		}
+		if zb0001--; zb0001 == 0 {
+			break
+		}
+		bts, err = z.Safety.UnmarshalMsg(bts)
+		if err != nil {
+			err = msgp.WrapError(err, "Safety")
+			return
+		}
+		if zb0001--; zb0001 == 0 {
+			break
+		}
+		bts, err = z.Interface.UnmarshalMsg(bts)
+		if err != nil {
+			err = msgp.WrapError(err, "Interface")
+			return
+		}
+		if zb0001--; zb0001 == 0 {
+			break
+		}
+		bts, err = z.Selection.UnmarshalMsg(bts)
+		if err != nil {
+			err = msgp.WrapError(err, "Selection")
+			return
+		}
+		if zb0001--; zb0001 == 0 {
+			break
+		}
+		if msgp.IsNil(bts) {
+			bts = bts[1:]
+			z.Constraints = nil
+		} else {
+			{
+				var zb0003 []byte
+				var zb0004 uint32
+				zb0004, bts, err = msgp.ReadBytesHeader(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Constraints")
+					return
+				}
+				if zb0004 > z597e1446limitArrays {
+					err = msgp.ErrLimitExceeded
+					return
+				}
+				zb0003 = []byte(z.Constraints)
+				if zb0003 == nil || uint32(cap(zb0003)) < zb0004 {
+					zb0003 = make([]byte, zb0004)
+				} else {
+					zb0003 = zb0003[:zb0004]
+				}
+				if uint32(len(bts)) < zb0004 {
+					err = msgp.ErrShortBytes
+					return
+				}
+				copy(zb0003, bts[:zb0004])
+				bts = bts[zb0004:]
+				z.Constraints = RawJSON(zb0003)
+			}
+		}
+		if zb0001--; zb0001 == 0 {
+			break
+		}
+		if msgp.IsNil(bts) {
+			bts = bts[1:]
+			z.Positionals = nil
+		} else {
+			{
+				var zb0005 []byte
+				var zb0006 uint32
+				zb0006, bts, err = msgp.ReadBytesHeader(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Positionals")
+					return
+				}
+				if zb0006 > z597e1446limitArrays {
+					err = msgp.ErrLimitExceeded
+					return
+				}
+				zb0005 = []byte(z.Positionals)
+				if zb0005 == nil || uint32(cap(zb0005)) < zb0006 {
+					zb0005 = make([]byte, zb0006)
+				} else {
+					zb0005 = zb0005[:zb0006]
+				}
+				if uint32(len(bts)) < zb0006 {
+					err = msgp.ErrShortBytes
+					return
+				}
+				copy(zb0005, bts[:zb0006])
+				bts = bts[zb0006:]
+				z.Positionals = RawJSON(zb0005)
+			}
+		}
+		if zb0001--; zb0001 == 0 {
+			break
+		}
+		if msgp.IsNil(bts) {
+			bts = bts[1:]
+			z.DryRun = nil
+		} else {
+			{
+				var zb0007 []byte
+				var zb0008 uint32
+				zb0008, bts, err = msgp.ReadBytesHeader(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "DryRun")
+					return
+				}
+				if zb0008 > z597e1446limitArrays {
+					err = msgp.ErrLimitExceeded
+					return
+				}
+				zb0007 = []byte(z.DryRun)
+				if zb0007 == nil || uint32(cap(zb0007)) < zb0008 {
+					zb0007 = make([]byte, zb0008)
+				} else {
+					zb0007 = zb0007[:zb0008]
+				}
+				if uint32(len(bts)) < zb0008 {
+					err = msgp.ErrShortBytes
+					return
+				}
+				copy(zb0007, bts[:zb0008])
+				bts = bts[zb0008:]
+				z.DryRun = RawJSON(zb0007)
+			}
+		}
+		if zb0001--; zb0001 == 0 {
+			break
+		}
+		if msgp.IsNil(bts) {
+			bts = bts[1:]
+			z.Result = nil
+		} else {
+			{
+				var zb0009 []byte
+				var zb0010 uint32
+				zb0010, bts, err = msgp.ReadBytesHeader(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Result")
+					return
+				}
+				if zb0010 > z597e1446limitArrays {
+					err = msgp.ErrLimitExceeded
+					return
+				}
+				zb0009 = []byte(z.Result)
+				if zb0009 == nil || uint32(cap(zb0009)) < zb0010 {
+					zb0009 = make([]byte, zb0010)
+				} else {
+					zb0009 = zb0009[:zb0010]
+				}
+				if uint32(len(bts)) < zb0010 {
+					err = msgp.ErrShortBytes
+					return
+				}
+				copy(zb0009, bts[:zb0010])
+				bts = bts[zb0010:]
+				z.Result = RawJSON(zb0009)
+			}
+		}
+		if zb0001--; zb0001 == 0 {
+			break
+		}
+		if msgp.IsNil(bts) {
+			bts = bts[1:]
+			z.Pagination = nil
+		} else {
+			{
+				var zb0011 []byte
+				var zb0012 uint32
+				zb0012, bts, err = msgp.ReadBytesHeader(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Pagination")
+					return
+				}
+				if zb0012 > z597e1446limitArrays {
+					err = msgp.ErrLimitExceeded
+					return
+				}
+				zb0011 = []byte(z.Pagination)
+				if zb0011 == nil || uint32(cap(zb0011)) < zb0012 {
+					zb0011 = make([]byte, zb0012)
+				} else {
+					zb0011 = zb0011[:zb0012]
+				}
+				if uint32(len(bts)) < zb0012 {
+					err = msgp.ErrShortBytes
+					return
+				}
+				copy(zb0011, bts[:zb0012])
+				bts = bts[zb0012:]
+				z.Pagination = RawJSON(zb0011)
+			}
+		}
+		if zb0001--; zb0001 == 0 {
+			break
+		}
+		if msgp.IsNil(bts) {
+			bts = bts[1:]
+			z.InputSchema = nil
+		} else {
+			{
+				var zb0013 []byte
+				var zb0014 uint32
+				zb0014, bts, err = msgp.ReadBytesHeader(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "InputSchema")
+					return
+				}
+				if zb0014 > z597e1446limitArrays {
+					err = msgp.ErrLimitExceeded
+					return
+				}
+				zb0013 = []byte(z.InputSchema)
+				if zb0013 == nil || uint32(cap(zb0013)) < zb0014 {
+					zb0013 = make([]byte, zb0014)
+				} else {
+					zb0013 = zb0013[:zb0014]
+				}
+				if uint32(len(bts)) < zb0014 {
+					err = msgp.ErrShortBytes
+					return
+				}
+				copy(zb0013, bts[:zb0014])
+				bts = bts[zb0014:]
+				z.InputSchema = RawJSON(zb0013)
+			}
+		}
+		if zb0001--; zb0001 == 0 {
+			break
+		}
+		if msgp.IsNil(bts) {
+			bts = bts[1:]
+			z.Original = nil
+		} else {
+			{
+				var zb0015 []byte
+				var zb0016 uint32
+				zb0016, bts, err = msgp.ReadBytesHeader(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Original")
+					return
+				}
+				if zb0016 > z597e1446limitArrays {
+					err = msgp.ErrLimitExceeded
+					return
+				}
+				zb0015 = []byte(z.Original)
+				if zb0015 == nil || uint32(cap(zb0015)) < zb0016 {
+					zb0015 = make([]byte, zb0016)
+				} else {
+					zb0015 = zb0015[:zb0016]
+				}
+				if uint32(len(bts)) < zb0016 {
+					err = msgp.ErrShortBytes
+					return
+				}
+				copy(zb0015, bts[:zb0016])
+				bts = bts[zb0016:]
+				z.Original = RawJSON(zb0015)
+			}
+		}
+		if zb0001--; zb0001 == 0 {
+			break
+		}
+		for ; zb0001 > 0; zb0001-- {
+			bts, err = msgp.Skip(bts)
+			if err != nil {
+				err = msgp.WrapError(err)
 				return
 			}
-			zb0013 = []byte(z.InputSchema)
-			if zb0013 == nil || uint32(cap(zb0013)) < zb0014 {
-				zb0013 = make([]byte, zb0014)
-			} else {
-				zb0013 = zb0013[:zb0014]
-			}
-			if uint32(len(bts)) < zb0014 {
-				err = msgp.ErrShortBytes
-				return
-			}
-			copy(zb0013, bts[:zb0014])
-			bts = bts[zb0014:]
-			z.InputSchema = RawJSON(zb0013)
 		}
 	}
 	o = bts
@@ -1321,53 +1449,11 @@ func (z *Tool) UnmarshalMsg(bts []byte) (o []byte, err error) {
 }
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *Tool) Msgsize() (s int) {
+func (z *toolFields) Msgsize() (s int) {
 	s = 1 + z.Identity.Msgsize() + msgp.StringPrefixSize + len(z.Title) + msgp.StringPrefixSize + len(z.Display) + msgp.StringPrefixSize + len(z.Description) + msgp.ArrayHeaderSize
 	for za0001 := range z.Parameters {
 		s += z.Parameters[za0001].Msgsize()
 	}
-	s += z.Safety.Msgsize() + z.Interface.Msgsize() + z.Selection.Msgsize() + msgp.BytesPrefixSize + len([]byte(z.Constraints)) + msgp.BytesPrefixSize + len([]byte(z.Positionals)) + msgp.BytesPrefixSize + len([]byte(z.DryRun)) + msgp.BytesPrefixSize + len([]byte(z.Result)) + msgp.BytesPrefixSize + len([]byte(z.Pagination)) + msgp.BytesPrefixSize + len([]byte(z.InputSchema))
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z VersionRef) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// array header, size 2
-	o = append(o, 0x92)
-	o = msgp.AppendString(o, z.SourceHash)
-	o = msgp.AppendString(o, z.SurfaceHash)
-	return
-}
-
-// UnmarshalMsg implements msgp.Unmarshaler
-func (z *VersionRef) UnmarshalMsg(bts []byte) (o []byte, err error) {
-	var zb0001 uint32
-	zb0001, bts, err = msgp.ReadArrayHeaderBytes(bts)
-	if err != nil {
-		err = msgp.WrapError(err)
-		return
-	}
-	if zb0001 != 2 {
-		err = msgp.ArrayError{Wanted: 2, Got: zb0001}
-		return
-	}
-	z.SourceHash, bts, err = readStringView(bts)
-	if err != nil {
-		err = msgp.WrapError(err, "SourceHash")
-		return
-	}
-	z.SurfaceHash, bts, err = readStringView(bts)
-	if err != nil {
-		err = msgp.WrapError(err, "SurfaceHash")
-		return
-	}
-	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z VersionRef) Msgsize() (s int) {
-	s = 1 + msgp.StringPrefixSize + len(z.SourceHash) + msgp.StringPrefixSize + len(z.SurfaceHash)
+	s += z.Safety.Msgsize() + z.Interface.Msgsize() + z.Selection.Msgsize() + msgp.BytesPrefixSize + len([]byte(z.Constraints)) + msgp.BytesPrefixSize + len([]byte(z.Positionals)) + msgp.BytesPrefixSize + len([]byte(z.DryRun)) + msgp.BytesPrefixSize + len([]byte(z.Result)) + msgp.BytesPrefixSize + len([]byte(z.Pagination)) + msgp.BytesPrefixSize + len([]byte(z.InputSchema)) + msgp.BytesPrefixSize + len([]byte(z.Original))
 	return
 }
