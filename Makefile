@@ -25,7 +25,7 @@ SOAK      ?= 10m
 test: fmt-check vet wasm-check unit race python-test js-test
 
 fmt-check:
-	@out="$$(gofmt -l cmd core hostapi wasm testdata 2>/dev/null)"; \
+	@out="$$(gofmt -l cmd core catalogs hostapi wasm testdata 2>/dev/null)"; \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
 vet:

@@ -147,7 +147,7 @@ func TestBuildSnapshotMatchesNative(t *testing.T) {
 	got := snapshotDWS(t)
 	require.Equal(t, len(want), len(got))
 	require.True(t, string(want) == string(got), "wasm and native snapshots differ")
-	require.True(t, string(testdata.DWSSnapshot) == string(got), "the committed testdata/dws/dws.snap differs")
+	require.True(t, string(testdata.DWSSnapshot) == string(got), "the committed catalogs/dws/dws.snap differs")
 
 	e := openSnapshot(t, got)
 	info := e.Info()

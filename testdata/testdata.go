@@ -1,6 +1,6 @@
-// Package testdata exposes the data files shared by every host's tests and the
-// built-in default catalog, so that nothing outside this repository is needed
-// to build, run or test it. See dws/NOTICE and dws/LICENSE for the catalog's
+// Package testdata exposes the data files shared by every host's tests, so
+// that nothing outside this repository is needed to build or test it. It is
+// for tests: programs get the DWS snapshot from catalogs/dws. See dws/NOTICE and dws/LICENSE for the catalog's
 // licence (Apache-2.0).
 package testdata
 
@@ -8,6 +8,8 @@ import (
 	"compress/gzip"
 	"embed"
 	"io"
+
+	"github.com/toolsift/toolsift/catalogs/dws"
 )
 
 // DWSCatalog is the DingTalk Workspace CLI catalog dump (catalog.json and
@@ -16,12 +18,10 @@ import (
 //go:embed dws/catalog.tar.gz
 var DWSCatalog []byte
 
-// DWSSnapshot is the snapshot of DWSCatalog under the dws-v1 profile, the
-// default of every host. core/snapshot's tests rebuild it and fail when it
-// is stale.
-//
-//go:embed dws/dws.snap
-var DWSSnapshot []byte
+// DWSSnapshot is a copy of the snapshot of DWSCatalog under the dws-v1
+// profile (catalogs/dws, the default of every host), for tests.
+// core/snapshot's tests rebuild it and fail when it is stale.
+var DWSSnapshot = dws.Snapshot()
 
 // GitHubSlackMCP is the tools/list results of two MCP servers from npm
 // (GitHub, 26 tools; Slack, 8), as {"servers": {…}} (MIT, see mcp/LICENSE).

@@ -30,9 +30,9 @@ unset GOOS GOARCH
 } > "$out/exports.txt"
 
 copies=(bindings/python/src/toolsift/toolsearch.wasm:wasm/toolsearch.wasm
-        bindings/python/src/toolsift/dws.snap:testdata/dws/dws.snap
+        bindings/python/src/toolsift/dws.snap:catalogs/dws/dws.snap
         bindings/js/toolsearch.wasm:wasm/toolsearch.wasm
-        bindings/js/dws.snap:testdata/dws/dws.snap)
+        bindings/js/dws.snap:catalogs/dws/dws.snap)
 if [ "$out" = wasm ]; then
   for pair in "${copies[@]}"; do cp "${pair#*:}" "${pair%%:*}"; done
 fi

@@ -14,13 +14,13 @@ import (
 
 	"github.com/tetratelabs/wazero"
 
+	dwscatalog "github.com/toolsift/toolsift/catalogs/dws"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/hostapi"
-	"github.com/toolsift/toolsift/testdata"
 )
 
 // backend is what a command needs from an engine: request bytes in, response
@@ -99,7 +99,7 @@ func (f *engineFlags) snapshotBytes(ctx context.Context) ([]byte, error) {
 		}
 		return buildSnapshot(ctx, engineName, f.format, f.catalog, f.hostOptions()...)
 	}
-	return testdata.DWSSnapshot, nil
+	return dwscatalog.Snapshot(), nil
 }
 
 // maxSnapshotFileBytes caps what --snapshot reads: no snapshot format limit

@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/toolsift/toolsift/catalogs/dws"
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/beir"
@@ -23,7 +24,6 @@ import (
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/internal/quality"
-	"github.com/toolsift/toolsift/testdata"
 )
 
 // runEval measures ranking quality. With --queries and --qrels it runs a
@@ -216,7 +216,7 @@ func evalSnapshot(f *engineFlags, p *profile.Profile, holdOut bool) (snap []byte
 			p = own
 		}
 	} else {
-		stored := testdata.DWSSnapshot
+		stored := dws.Snapshot()
 		if f.snapshot != "" || f.snapshotSet {
 			var err error
 			if stored, err = f.storedSnapshot(); err != nil {

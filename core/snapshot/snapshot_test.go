@@ -173,7 +173,7 @@ func BenchmarkBuildSnapshot(b *testing.B) {
 // default must be exactly what the current code builds from the catalog.
 func TestCommittedDefaultSnapshotIsFresh(t *testing.T) {
 	require.True(t, bytes.Equal(build(t), testdata.DWSSnapshot),
-		"testdata/dws/dws.snap is stale: rebuild it with `go run ./cmd/wasmhost snapshot build --engine native --in testdata/dws/catalog.tar.gz -o testdata/dws/dws.snap`")
+		"catalogs/dws/dws.snap is stale: rebuild it with `go run ./cmd/wasmhost snapshot build --engine native --in testdata/dws/catalog.tar.gz -o catalogs/dws/dws.snap`")
 }
 
 // FuzzOpen: any bytes are refused with a typed error or open into an engine

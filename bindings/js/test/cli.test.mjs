@@ -87,7 +87,7 @@ test("search --query, inspect, info, errors and exit codes", () => {
 });
 
 test("--snapshot: a file, and a corrupted one", () => {
-  const snap = readFileSync(path.join(REPO, "testdata", "dws", "dws.snap"));
+  const snap = readFileSync(path.join(REPO, "catalogs", "dws", "dws.snap"));
   const good = path.join(dir, "good.snap");
   writeFileSync(good, snap);
   const r = run(["search", "--snapshot", good, "--batch"], JSON.stringify(CHINESE_QUERY) + "\n");
@@ -112,7 +112,7 @@ function errorLine(res, label) {
 }
 
 test("every CLI error is one compact error line on stderr with exit 3 or 6", () => {
-  const snap = readFileSync(path.join(REPO, "testdata", "dws", "dws.snap"));
+  const snap = readFileSync(path.join(REPO, "catalogs", "dws", "dws.snap"));
   const truncated = path.join(dir, "truncated.snap");
   writeFileSync(truncated, snap.subarray(0, 1000));
   const flipped = path.join(dir, "flipped.snap");

@@ -8,14 +8,14 @@ import { open, buildSnapshot, moduleVersion, ToolsiftError, ValidationError, Dis
 import { PKG, REPO, CHINESE_QUERY } from "./helpers.mjs";
 import { Instance, compiledModule } from "../src/runtime.js";
 
-const DWS = readFileSync(path.join(REPO, "testdata", "dws", "dws.snap"));
+const DWS = readFileSync(path.join(REPO, "catalogs", "dws", "dws.snap"));
 
 let engine;
 before(async () => { engine = await open(); });
 after(() => engine.close());
 
 test("package files are byte-identical to the repository copies", () => {
-  for (const [pkg, repo] of [["toolsearch.wasm", "wasm/toolsearch.wasm"], ["dws.snap", "testdata/dws/dws.snap"]]) {
+  for (const [pkg, repo] of [["toolsearch.wasm", "wasm/toolsearch.wasm"], ["dws.snap", "catalogs/dws/dws.snap"]]) {
     const a = readFileSync(path.join(PKG, pkg));
     const b = readFileSync(path.join(REPO, repo));
     assert.ok(a.equals(b), `${pkg} differs from ../../${repo}; copy it again`);
@@ -157,7 +157,7 @@ test("buildSnapshot from the DWS catalog dump is byte-identical to dws.snap", as
   const tar = readFileSync(path.join(REPO, "testdata", "dws", "catalog.tar.gz"));
   const snap = await buildSnapshot("dws", tar);
   assert.ok(snap instanceof Uint8Array);
-  assert.ok(Buffer.from(snap).equals(DWS), "built snapshot differs from testdata/dws/dws.snap");
+  assert.ok(Buffer.from(snap).equals(DWS), "built snapshot differs from catalogs/dws/dws.snap");
   await assert.rejects(buildSnapshot("nope", tar), (e) => e instanceof ValidationError && e.reason === "unknown_format");
   await assert.rejects(buildSnapshot("dws", "{not json"), (e) => e instanceof ValidationError && e.reason === "invalid_catalog");
 });

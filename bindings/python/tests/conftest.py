@@ -33,4 +33,4 @@ def engine() -> Iterator[toolsift.Engine]:
 
 @pytest.fixture(scope="session")
 def dws_snapshot() -> bytes:
-    return (REPO / "testdata" / "dws" / "dws.snap").read_bytes()
+    return (REPO / "catalogs" / "dws" / "dws.snap").read_bytes()

@@ -16,7 +16,7 @@ from conftest import CHINESE_QUERY, REPO
 def test_packaged_files_are_byte_identical() -> None:
     pkg = resources.files("toolsift")
     assert pkg.joinpath("toolsearch.wasm").read_bytes() == (REPO / "wasm" / "toolsearch.wasm").read_bytes()
-    assert pkg.joinpath("dws.snap").read_bytes() == (REPO / "testdata" / "dws" / "dws.snap").read_bytes()
+    assert pkg.joinpath("dws.snap").read_bytes() == (REPO / "catalogs" / "dws" / "dws.snap").read_bytes()
     for name in ("LICENSE", "NOTICE"):
         assert pkg.joinpath("data-licenses", "dws", name).read_bytes() == (REPO / "testdata" / "dws" / name).read_bytes()
     assert pkg.joinpath("py.typed").is_file()
@@ -33,7 +33,7 @@ def test_info(engine: toolsift.Engine) -> None:
     info = engine.info()
     assert info["profile"] == "dws-v1" and info["format"] == "dws"
     assert info["tool_count"] == 1122 and info["product_count"] == 27
-    assert info["snapshot_bytes"] == len((REPO / "testdata" / "dws" / "dws.snap").read_bytes())
+    assert info["snapshot_bytes"] == len((REPO / "catalogs" / "dws" / "dws.snap").read_bytes())
 
 
 def test_wasi_config_is_bare(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -61,7 +61,7 @@ def test_build_snapshot_matches_committed() -> None:
     """toolsift_build_snapshot of the committed DWS dump gives the committed
     dws.snap byte for byte (about 3 s); bad input is a typed error."""
     snap = toolsift.build_snapshot("dws", REPO / "testdata" / "dws" / "catalog.tar.gz")
-    assert snap == (REPO / "testdata" / "dws" / "dws.snap").read_bytes()
+    assert snap == (REPO / "catalogs" / "dws" / "dws.snap").read_bytes()
     with pytest.raises(toolsift.ValidationError) as exc:
         toolsift.build_snapshot("nope", b"{}")
     assert exc.value.reason == "unknown_format"
