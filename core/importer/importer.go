@@ -33,12 +33,15 @@ import (
 var generic = []struct {
 	name      string
 	translate func([]byte, *tally.Tally) (*native.Document, error)
+	// forToolSearch is the translator of Options.ToolSearch (nil: the
+	// format has no provider tool definitions to keep).
+	forToolSearch func([]byte, *tally.Tally) (*native.Document, []string, error)
 }{
-	{native.Format, func(data []byte, _ *tally.Tally) (*native.Document, error) { return native.Decode(data) }},
-	{mcp.Format, mcp.ImportWith},
-	{openai.Format, openai.ImportWith},
-	{anthropic.Format, anthropic.ImportWith},
-	{beir.Format, beir.ImportWith},
+	{native.Format, func(data []byte, _ *tally.Tally) (*native.Document, error) { return native.Decode(data) }, nil},
+	{mcp.Format, mcp.ImportWith, mcp.ImportForToolSearch},
+	{openai.Format, openai.ImportWith, openai.ImportForToolSearch},
+	{anthropic.Format, anthropic.ImportWith, anthropic.ImportForToolSearch},
+	{beir.Format, beir.ImportWith, nil},
 }
 
 // Formats lists the format names Import accepts.
@@ -64,6 +67,11 @@ type Options struct {
 	Strict bool
 	// Profile names the ranking profile; "" is the format's default.
 	Profile string
+	// ToolSearch imports for provider tool search (core/provider): each
+	// tool keeps its original definition, and of a list that marks any tool
+	// defer_loading only the deferred tools are imported (the report's
+	// AlwaysLoaded names the rest). Formats mcp, openai and anthropic only.
+	ToolSearch bool
 }
 
 // Import imports data in the named format strictly, with the format's
@@ -85,6 +93,9 @@ func ImportWith(format string, data []byte, opts Options) (*catalog.Catalog, *pr
 		}
 	}
 	if format == dws.Format {
+		if opts.ToolSearch {
+			return nil, nil, nil, fmt.Errorf("format %q has no provider tool definitions to import for tool search (use mcp, openai or anthropic)", format)
+		}
 		files, err := dws.FilesFromBytes(data)
 		if err != nil {
 			return nil, nil, nil, err
@@ -100,7 +111,17 @@ func ImportWith(format string, data []byte, opts Options) (*catalog.Catalog, *pr
 			continue
 		}
 		t := tally.New(opts.Strict)
-		doc, err := g.translate(data, t)
+		var doc *native.Document
+		var alwaysLoaded []string
+		var err error
+		switch {
+		case !opts.ToolSearch:
+			doc, err = g.translate(data, t)
+		case g.forToolSearch == nil:
+			err = fmt.Errorf("format %q has no provider tool definitions to import for tool search (use mcp, openai or anthropic)", format)
+		default:
+			doc, alwaysLoaded, err = g.forToolSearch(data, t)
+		}
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -108,7 +129,9 @@ func ImportWith(format string, data []byte, opts Options) (*catalog.Catalog, *pr
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		return cat, orDefault(p, profile.GenericV2), newReport(format, t, cat.ToolCount()), nil
+		report := newReport(format, t, cat.ToolCount())
+		report.AlwaysLoaded = alwaysLoaded
+		return cat, orDefault(p, profile.GenericV2), report, nil
 	}
 	return nil, nil, nil, &UnknownFormatError{Format: format}
 }

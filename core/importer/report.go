@@ -27,6 +27,11 @@ type Report struct {
 	// by name: on how many tools it was used, on how many ignored. Tools
 	// skipped are counted as far as they were read.
 	Fields []FieldCount `msg:"fields,allownil" json:"fields,omitempty"`
+	// AlwaysLoaded names, in input order, the tools an import for provider
+	// tool search left out of the index because they stay in the request
+	// as they are (not deferred while others are, or the provider's own
+	// built-in tools). It is returned with the snapshot, not stored in it.
+	AlwaysLoaded []string `msg:"-" json:"always_loaded,omitempty"`
 }
 
 // SkippedTool is one tool left out of the catalog and why.

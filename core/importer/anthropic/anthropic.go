@@ -4,6 +4,12 @@
 // Anthropic's server tools (a "type" such as "web_search_20250305") are
 // executed by the API, not by the agent, so they are refused with an error
 // rather than dropped.
+//
+// ImportForToolSearch reads the same input for Anthropic tool search
+// (core/provider): each tool keeps its definition, and when any tool is
+// marked defer_loading only the deferred ones are imported; the others, and
+// server tools, stay in the request as they are and are returned as always
+// loaded.
 package anthropic
 
 import (
@@ -12,6 +18,7 @@ import (
 	"github.com/toolsift/toolsift/core/importer/internal/jsonread"
 	"github.com/toolsift/toolsift/core/importer/internal/tally"
 	"github.com/toolsift/toolsift/core/importer/native"
+	"github.com/toolsift/toolsift/core/jsonw"
 )
 
 // Format is this importer's name.
@@ -22,30 +29,66 @@ func Import(data []byte) (*native.Document, error) { return ImportWith(data, nil
 
 // ImportWith is Import counting into t; a bad tool goes to t.Skip.
 func ImportWith(data []byte, t *tally.Tally) (*native.Document, error) {
+	doc, _, err := read(data, t, false)
+	return doc, err
+}
+
+// ImportForToolSearch is ImportWith for provider tool search: every tool
+// keeps its definition, and when any tool is marked "defer_loading": true
+// only the deferred tools are imported. alwaysLoaded names, in input order,
+// the tools left in the request as they are: those not deferred (when some
+// are), and server tools (by their type), which are not refused here since
+// a request's tool list holds them.
+func ImportForToolSearch(data []byte, t *tally.Tally) (doc *native.Document, alwaysLoaded []string, err error) {
+	return read(data, t, true)
+}
+
+func read(data []byte, t *tally.Tally, forSearch bool) (*native.Document, []string, error) {
 	entries, err := jsonread.ToolList(data)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	product := native.Product{ID: native.DefaultProduct}
+	var tools []native.Tool
+	var deferred []bool
+	var alwaysLoaded []string
 	for i, entry := range entries {
+		if object, ok := entry.(map[string]any); ok && forSearch {
+			if kind, _ := object["type"].(string); kind != "" && kind != "custom" {
+				alwaysLoaded = append(alwaysLoaded, kind)
+				continue
+			}
+		}
 		t.Read()
-		tool, err := decodeTool(entry, t)
+		tool, isDeferred, err := decodeTool(entry, t, forSearch)
 		if err != nil {
 			label := fmt.Sprintf("tools[%d]%s", i, jsonread.Label(entry, "name"))
 			if err := t.Skip(label, fmt.Errorf("%s: %w", label, err)); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
+			continue
+		}
+		tools = append(tools, tool)
+		deferred = append(deferred, isDeferred)
+	}
+	anyDeferred := false
+	for _, d := range deferred {
+		anyDeferred = anyDeferred || d
+	}
+	product := native.Product{ID: native.DefaultProduct}
+	for i, tool := range tools {
+		if forSearch && anyDeferred && !deferred[i] {
+			alwaysLoaded = append(alwaysLoaded, tool.Name)
 			continue
 		}
 		product.Tools = append(product.Tools, tool)
 	}
-	return &native.Document{Products: []native.Product{product}}, nil
+	return &native.Document{Products: []native.Product{product}}, alwaysLoaded, nil
 }
 
-func decodeTool(entry any, t *tally.Tally) (native.Tool, error) {
+func decodeTool(entry any, t *tally.Tally, forSearch bool) (native.Tool, bool, error) {
 	object, ok := entry.(map[string]any)
 	if !ok {
-		return native.Tool{}, fmt.Errorf("want a tool object, got %s", jsonread.TypeName(entry))
+		return native.Tool{}, false, fmt.Errorf("want a tool object, got %s", jsonread.TypeName(entry))
 	}
 	f := jsonread.Fields{Object: object}
 	if kind := f.Str("type"); kind != "" && kind != "custom" {
@@ -61,6 +104,19 @@ func decodeTool(entry any, t *tally.Tally) (native.Tool, error) {
 	if f.Err == nil {
 		native.ReadSchemaField(&tool, &f, "input_schema")
 	}
-	t.Keys("", object, "description", "input_schema", "name", "type")
-	return tool, f.Err
+	deferred := false
+	if forSearch {
+		t.Keys("", object, "defer_loading", "description", "input_schema", "name", "type")
+		deferred = f.Bool("defer_loading")
+		if f.Err == nil {
+			original, err := jsonw.AppendValue(nil, object, false)
+			if err != nil {
+				f.Fail(err)
+			}
+			tool.Original = original
+		}
+	} else {
+		t.Keys("", object, "description", "input_schema", "name", "type")
+	}
+	return tool, deferred, f.Err
 }

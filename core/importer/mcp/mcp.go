@@ -19,6 +19,7 @@ import (
 	"github.com/toolsift/toolsift/core/importer/internal/jsonread"
 	"github.com/toolsift/toolsift/core/importer/internal/tally"
 	"github.com/toolsift/toolsift/core/importer/native"
+	"github.com/toolsift/toolsift/core/jsonw"
 )
 
 // Format is this importer's name.
@@ -30,6 +31,18 @@ func Import(data []byte) (*native.Document, error) { return ImportWith(data, nil
 
 // ImportWith is Import counting into t; a bad tool goes to t.Skip.
 func ImportWith(data []byte, t *tally.Tally) (*native.Document, error) {
+	return read(data, t, false)
+}
+
+// ImportForToolSearch is ImportWith for provider tool search: every tool
+// keeps its definition as tools/list gave it (MCP has no deferred loading:
+// every tool is imported, none is always loaded).
+func ImportForToolSearch(data []byte, t *tally.Tally) (*native.Document, []string, error) {
+	doc, err := read(data, t, true)
+	return doc, nil, err
+}
+
+func read(data []byte, t *tally.Tally, keep bool) (*native.Document, error) {
 	value, err := jsonread.Decode(data)
 	if err != nil {
 		return nil, err
@@ -48,7 +61,7 @@ func ImportWith(data []byte, t *tally.Tally) (*native.Document, error) {
 			return nil, fmt.Errorf(`a {"servers": …} catalog must have no other top-level field`)
 		}
 		for _, name := range slices.Sorted(maps.Keys(byName)) {
-			product, err := server(name, byName[name], t)
+			product, err := server(name, byName[name], t, keep)
 			if err != nil {
 				return nil, fmt.Errorf("servers[%q]: %w", name, err)
 			}
@@ -59,7 +72,7 @@ func ImportWith(data []byte, t *tally.Tally) (*native.Document, error) {
 		}
 		return doc, nil
 	}
-	product, err := server(native.DefaultProduct, root, t)
+	product, err := server(native.DefaultProduct, root, t, keep)
 	product.Name = "" // the default product has no display name of its own
 	if err != nil {
 		return nil, err
@@ -69,7 +82,7 @@ func ImportWith(data []byte, t *tally.Tally) (*native.Document, error) {
 }
 
 // server reads one tools/list result (unwrapping a JSON-RPC response).
-func server(name string, value any, t *tally.Tally) (native.Product, error) {
+func server(name string, value any, t *tally.Tally, keep bool) (native.Product, error) {
 	product := native.Product{ID: native.ProductID(name), Name: name}
 	result, ok := value.(map[string]any)
 	if !ok {
@@ -88,7 +101,7 @@ func server(name string, value any, t *tally.Tally) (native.Product, error) {
 	}
 	for i, entry := range tools {
 		t.Read()
-		tool, err := decodeTool(entry, t)
+		tool, err := decodeTool(entry, t, keep)
 		if err != nil {
 			label := fmt.Sprintf("tools[%d]%s", i, jsonread.Label(entry, "name"))
 			if name != native.DefaultProduct {
@@ -104,7 +117,7 @@ func server(name string, value any, t *tally.Tally) (native.Product, error) {
 	return product, nil
 }
 
-func decodeTool(entry any, t *tally.Tally) (native.Tool, error) {
+func decodeTool(entry any, t *tally.Tally, keep bool) (native.Tool, error) {
 	object, ok := entry.(map[string]any)
 	if !ok {
 		return native.Tool{}, fmt.Errorf("want a tool object, got %s", jsonread.TypeName(entry))
@@ -128,6 +141,13 @@ func decodeTool(entry any, t *tally.Tally) (native.Tool, error) {
 	tool.Safety = Safety(annotations.OptBool("readOnlyHint"), annotations.OptBool("destructiveHint"), annotations.OptBool("idempotentHint"))
 	if annotations.Err != nil {
 		f.Fail(fmt.Errorf("annotations: %w", annotations.Err))
+	}
+	if keep && f.Err == nil {
+		original, err := jsonw.AppendValue(nil, object, false)
+		if err != nil {
+			f.Fail(err)
+		}
+		tool.Original = original
 	}
 	return tool, f.Err
 }

@@ -101,6 +101,11 @@ type Tool struct {
 	// SchemaField is the input's name of the field InputSchema came from
 	// ("doc.parameters"), for messages; "" means "input_schema".
 	SchemaField string
+	// Original is the tool's definition in its provider format (compact,
+	// keys sorted), kept by an import for provider tool search and stored
+	// as catalog.Tool.Original; nil otherwise. It is not part of the
+	// document's JSON form, and enters the source hash only when present.
+	Original catalog.RawJSON
 }
 
 // Parameter is one input of a tool. Nested object properties are flattened
@@ -142,7 +147,7 @@ func BuildWith(doc *Document, format string, t *tally.Tally) (*catalog.Catalog, 
 	if err := normalize(doc, t); err != nil {
 		return nil, err
 	}
-	encoded := AppendJSON(nil, doc)
+	encoded := appendOriginals(AppendJSON(nil, doc), doc)
 	sum := sha256.Sum256(encoded)
 
 	cat := &catalog.Catalog{Format: format, Products: make([]catalog.Product, len(doc.Products))}
@@ -168,6 +173,33 @@ func BuildWith(doc *Document, format string, t *tally.Tally) (*catalog.Catalog, 
 	return cat, nil
 }
 
+// appendOriginals appends, when any tool keeps its original definition, a
+// newline and then each tool's canonical path and definition in document
+// order, one per line: the definitions are what a provider receives, so a
+// change to one is a new catalog generation. A document without them hashes
+// as it always did.
+func appendOriginals(dst []byte, doc *Document) []byte {
+	any := false
+	for i := range doc.Products {
+		for j := range doc.Products[i].Tools {
+			any = any || len(doc.Products[i].Tools[j].Original) > 0
+		}
+	}
+	if !any {
+		return dst
+	}
+	for i := range doc.Products {
+		p := &doc.Products[i]
+		for j := range p.Tools {
+			dst = append(dst, '\n')
+			dst = append(dst, p.ID+"."+p.Tools[j].Name...)
+			dst = append(dst, ' ')
+			dst = append(dst, p.Tools[j].Original...)
+		}
+	}
+	return dst
+}
+
 func catalogTool(productID string, t *Tool) catalog.Tool {
 	canonical := productID + "." + t.Name
 	tool := catalog.Tool{
@@ -190,6 +222,7 @@ func catalogTool(productID string, t *Tool) catalog.Tool {
 			Keywords:     t.Keywords,
 		},
 		InputSchema: t.InputSchema,
+		Original:    t.Original,
 	}
 	if t.Interface == InterfaceMCP {
 		tool.Interface.Ref = &catalog.InterfaceRef{ProductID: productID, RPCName: t.Name}

@@ -9,6 +9,12 @@
 // The input is a JSON array of tools or an object whose "tools" field is one.
 // Built-in tools (web_search, file_search, …) name no function an agent could
 // be pointed at, so they are refused with an error rather than dropped.
+//
+// ImportForToolSearch reads the same input for client-executed tool search
+// (core/provider): each tool keeps its definition in the Responses shape,
+// and when any tool or namespace is marked defer_loading only the deferred
+// tools are imported; the others, and built-in tools, stay in the request
+// as they are and are returned as always loaded.
 package openai
 
 import (
@@ -17,6 +23,7 @@ import (
 	"github.com/toolsift/toolsift/core/importer/internal/jsonread"
 	"github.com/toolsift/toolsift/core/importer/internal/tally"
 	"github.com/toolsift/toolsift/core/importer/native"
+	"github.com/toolsift/toolsift/core/jsonw"
 )
 
 // Format is this importer's name.
@@ -27,70 +34,141 @@ func Import(data []byte) (*native.Document, error) { return ImportWith(data, nil
 
 // ImportWith is Import counting into t; a bad tool goes to t.Skip.
 func ImportWith(data []byte, t *tally.Tally) (*native.Document, error) {
+	doc, _, err := read(data, t, false)
+	return doc, err
+}
+
+// ImportForToolSearch is ImportWith for provider tool search: every tool
+// keeps its definition (Responses shape: a Chat Completions tool's
+// "function" members are lifted to the top), and when any tool or namespace
+// is marked "defer_loading": true only the deferred tools are imported.
+// alwaysLoaded names, in input order, the tools left in the request as they
+// are: those not deferred (when some are), and built-in tools (web_search,
+// tool_search, …), which are not refused here since a request's tool list
+// holds them.
+func ImportForToolSearch(data []byte, t *tally.Tally) (doc *native.Document, alwaysLoaded []string, err error) {
+	return read(data, t, true)
+}
+
+// entry is one imported tool with what tool search needs to know of it.
+type entry struct {
+	product  int // index into the document's products; -1: loose
+	tool     native.Tool
+	deferred bool
+	label    string // its name as the always-loaded list gives it
+}
+
+func read(data []byte, t *tally.Tally, forSearch bool) (*native.Document, []string, error) {
 	entries, err := jsonread.ToolList(data)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	doc := &native.Document{}
-	loose := native.Product{ID: native.DefaultProduct}
-	for i, entry := range entries {
-		label := fmt.Sprintf("tools[%d]%s", i, jsonread.Label(entry, "name"))
-		object, ok := entry.(map[string]any)
+	var tools []entry
+	var alwaysLoaded []string
+	for i, item := range entries {
+		label := fmt.Sprintf("tools[%d]%s", i, jsonread.Label(item, "name"))
+		object, ok := item.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("%s: want a tool object, got %s", label, jsonread.TypeName(entry))
+			return nil, nil, fmt.Errorf("%s: want a tool object, got %s", label, jsonread.TypeName(item))
 		}
-		if object["type"] == "namespace" {
-			product, err := namespace(object, label, t)
+		kind, _ := object["type"].(string)
+		if forSearch && builtIn(kind) {
+			alwaysLoaded = append(alwaysLoaded, kind)
+			continue
+		}
+		if kind == "namespace" {
+			product, members, err := namespace(object, label, t, forSearch)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", label, err)
+				return nil, nil, fmt.Errorf("%s: %w", label, err)
+			}
+			for _, m := range members {
+				m.product = len(doc.Products)
+				tools = append(tools, m)
 			}
 			doc.Products = append(doc.Products, product)
 			continue
 		}
 		t.Read()
-		tool, err := decodeTool(object, t)
+		tool, deferred, err := decodeTool(object, t, forSearch)
 		if err != nil {
 			if err := t.Skip(label, fmt.Errorf("%s: %w", label, err)); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			continue
 		}
-		loose.Tools = append(loose.Tools, tool)
+		tools = append(tools, entry{product: -1, tool: tool, deferred: deferred, label: tool.Name})
 	}
+	anyDeferred := false
+	for _, e := range tools {
+		anyDeferred = anyDeferred || e.deferred
+	}
+	loose := native.Product{ID: native.DefaultProduct}
+	for _, e := range tools {
+		if forSearch && anyDeferred && !e.deferred {
+			alwaysLoaded = append(alwaysLoaded, e.label)
+			continue
+		}
+		if e.product < 0 {
+			loose.Tools = append(loose.Tools, e.tool)
+		} else {
+			doc.Products[e.product].Tools = append(doc.Products[e.product].Tools, e.tool)
+		}
+	}
+	kept := doc.Products[:0]
+	for _, p := range doc.Products {
+		if len(p.Tools) > 0 || !forSearch {
+			kept = append(kept, p)
+		}
+	}
+	doc.Products = kept
 	if len(loose.Tools) > 0 {
 		doc.Products = append(doc.Products, loose)
 	}
-	return doc, nil
+	return doc, alwaysLoaded, nil
 }
 
-func namespace(object map[string]any, outer string, t *tally.Tally) (native.Product, error) {
+// builtIn reports whether a tool type is one of OpenAI's built-in tools
+// (executed by the API or a hosted runtime, not searched for).
+func builtIn(kind string) bool {
+	switch kind {
+	case "function", "custom", "namespace", "":
+		return false
+	}
+	return true
+}
+
+func namespace(object map[string]any, outer string, t *tally.Tally, forSearch bool) (native.Product, []entry, error) {
 	f := jsonread.Fields{Object: object}
 	product := native.Product{ID: f.Str("name"), Description: f.Str("description")}
 	tools := f.Arr("tools")
+	deferAll := forSearch && f.Bool("defer_loading")
 	if f.Err != nil {
-		return product, f.Err
+		return product, nil, f.Err
 	}
-	for j, entry := range tools {
-		object, ok := entry.(map[string]any)
+	var members []entry
+	for j, item := range tools {
+		object, ok := item.(map[string]any)
 		if !ok {
-			return product, fmt.Errorf("tools[%d]: want a tool object, got %s", j, jsonread.TypeName(entry))
+			return product, nil, fmt.Errorf("tools[%d]: want a tool object, got %s", j, jsonread.TypeName(item))
 		}
 		t.Read()
-		tool, err := decodeTool(object, t)
+		tool, deferred, err := decodeTool(object, t, forSearch)
 		if err != nil {
-			label := fmt.Sprintf("tools[%d]%s", j, jsonread.Label(entry, "name"))
+			label := fmt.Sprintf("tools[%d]%s", j, jsonread.Label(item, "name"))
 			if err := t.Skip(outer+"."+label, fmt.Errorf("%s: %s: %w", outer, label, err)); err != nil {
-				return product, fmt.Errorf("%s: %w", label, err)
+				return product, nil, fmt.Errorf("%s: %w", label, err)
 			}
 			continue
 		}
-		product.Tools = append(product.Tools, tool)
+		members = append(members, entry{tool: tool, deferred: deferred || deferAll, label: product.ID + "." + tool.Name})
 	}
-	return product, nil
+	return product, members, nil
 }
 
-// decodeTool reads one function or custom tool in either API shape.
-func decodeTool(object map[string]any, t *tally.Tally) (native.Tool, error) {
+// decodeTool reads one function or custom tool in either API shape; for
+// tool search it also keeps the definition and says whether it is deferred.
+func decodeTool(object map[string]any, t *tally.Tally, forSearch bool) (native.Tool, bool, error) {
 	f := jsonread.Fields{Object: object}
 	kind := f.Str("type")
 	switch kind {
@@ -103,17 +181,52 @@ func decodeTool(object map[string]any, t *tally.Tally) (native.Tool, error) {
 		f.Fail(fmt.Errorf(`field "type": %q is a built-in tool, not a function an agent can search for; remove it from the catalog`, kind))
 	}
 	if f.Err != nil {
-		return native.Tool{}, f.Err
+		return native.Tool{}, false, f.Err
 	}
-	t.Keys("", object, "description", "function", "name", "parameters", "type")
+	definition := object
+	if forSearch {
+		t.Keys("", object, "defer_loading", "description", "function", "name", "parameters", "type")
+	} else {
+		t.Keys("", object, "description", "function", "name", "parameters", "type")
+	}
+	deferred := forSearch && f.Bool("defer_loading")
 	if function := f.Obj("function"); function != nil { // Chat Completions nests the definition
+		definition = lift(object, function)
 		f = jsonread.Fields{Object: function}
-		t.Keys("function.", function, "description", "name", "parameters")
+		if forSearch {
+			t.Keys("function.", function, "defer_loading", "description", "name", "parameters")
+			deferred = deferred || f.Bool("defer_loading")
+		} else {
+			t.Keys("function.", function, "description", "name", "parameters")
+		}
 	}
 	tool := native.Tool{Name: f.Str("name"), Description: f.Str("description")}
 	if f.Err == nil && tool.Name == "" {
 		f.Fail(fmt.Errorf(`field "name": missing or empty`))
 	}
 	native.ReadSchemaField(&tool, &f, "parameters")
-	return tool, f.Err
+	if forSearch && f.Err == nil {
+		original, err := jsonw.AppendValue(nil, definition, false)
+		if err != nil {
+			f.Fail(err)
+		}
+		tool.Original = original
+	}
+	return tool, deferred, f.Err
+}
+
+// lift turns a Chat Completions tool ({"type":"function","function":{…}})
+// into the Responses shape a tool_search_output carries: the function's
+// members at the top, beside the outer ones other than "function".
+func lift(outer, function map[string]any) map[string]any {
+	out := make(map[string]any, len(outer)+len(function))
+	for k, v := range outer {
+		if k != "function" {
+			out[k] = v
+		}
+	}
+	for k, v := range function {
+		out[k] = v
+	}
+	return out
 }

@@ -1,0 +1,166 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/importer/native"
+	"github.com/toolsift/toolsift/core/jsonw"
+	"github.com/toolsift/toolsift/core/wire"
+)
+
+// OpenAIToolSearchTool appends the Responses "tool_search" tool to send
+// beside the always-loaded tools: executed by the client, with our search
+// request as its parameters.
+func OpenAIToolSearchTool(dst []byte, e *engine.Engine) []byte {
+	cat := e.Catalog()
+	o := jsonw.StartObject(dst, true)
+	o.String("type", "tool_search")
+	o.String("execution", "client")
+	o.String("description", searchToolDescription(cat))
+	o.Key("parameters")
+	o.Buf = appendSchema(o.Buf, cat)
+	return o.End()
+}
+
+// toolSearchCall is the part of a Responses "tool_search_call" item that an
+// answer needs; other members are ignored (the API may add some).
+type toolSearchCall struct {
+	Type      string          `json:"type"`
+	CallID    string          `json:"call_id"`
+	Execution string          `json:"execution"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// AnswerToolSearchCall appends the "tool_search_output" item answering a
+// client-executed "tool_search_call" item: its call_id echoed, and as tools
+// the found tools' full definitions in rank order (a namespace's members
+// inside one namespace entry, placed where its best member ranks), as many
+// as fit budget tokens.
+func AnswerToolSearchCall(dst []byte, e *engine.Engine, item []byte, budget int) ([]byte, error) {
+	var call toolSearchCall
+	if err := json.Unmarshal(item, &call); err != nil {
+		return dst, wire.Validation("invalid_item", "tool_search_call item: "+err.Error())
+	}
+	switch {
+	case call.Type != "tool_search_call":
+		return dst, wire.Validation("invalid_item", fmt.Sprintf(`want an item of type "tool_search_call", got %q`, call.Type))
+	case call.Execution != "" && call.Execution != "client":
+		return dst, wire.Validation("invalid_item", fmt.Sprintf(`the tool_search_call has execution %q: only a client-executed call is answered by the client`, call.Execution))
+	case call.CallID == "":
+		return dst, wire.Validation("invalid_item", "the tool_search_call has no call_id to answer")
+	}
+	request, err := decodeArguments(call.Arguments)
+	if err != nil {
+		return dst, err
+	}
+	tools, err := found(e, request)
+	if err != nil {
+		return dst, err
+	}
+	cat := e.Catalog()
+	_, rendered, err := withinBudget(tools, budget, func(dst []byte, kept []*catalog.Tool) ([]byte, error) {
+		return appendOpenAITools(dst, cat, kept)
+	})
+	if err != nil {
+		return dst, err
+	}
+	o := jsonw.StartObject(dst, true)
+	o.String("type", "tool_search_output")
+	o.String("call_id", call.CallID)
+	o.String("execution", "client")
+	o.String("status", "completed")
+	o.Key("tools")
+	o.Buf = append(o.Buf, rendered...)
+	return o.End(), nil
+}
+
+// appendOpenAITools appends the JSON array of tools' Responses definitions:
+// a tool of the default product is a top-level function, the tools of any
+// other product are grouped in one namespace entry at the place of the
+// first of them.
+func appendOpenAITools(dst []byte, cat *catalog.Catalog, tools []*catalog.Tool) ([]byte, error) {
+	dst = append(dst, '[')
+	done := make([]bool, len(tools))
+	first := true
+	for i, t := range tools {
+		if done[i] {
+			continue
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		product := t.Identity.ProductID
+		if product == native.DefaultProduct {
+			var err error
+			if dst, err = appendOpenAIFunction(dst, cat, t); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		p := findProduct(cat, product)
+		o := jsonw.StartObject(dst, true)
+		o.String("type", "namespace")
+		o.String("name", product)
+		o.String("description", namespaceDescription(p))
+		o.Key("tools")
+		o.Buf = append(o.Buf, '[')
+		for j := i; j < len(tools); j++ {
+			if done[j] || tools[j].Identity.ProductID != product {
+				continue
+			}
+			if j > i {
+				o.Buf = append(o.Buf, ',')
+			}
+			done[j] = true
+			var err error
+			if o.Buf, err = appendOpenAIFunction(o.Buf, cat, tools[j]); err != nil {
+				return nil, err
+			}
+		}
+		o.Buf = append(o.Buf, ']')
+		dst = o.End()
+	}
+	return append(dst, ']'), nil
+}
+
+// appendOpenAIFunction appends one tool's Responses definition: the one it
+// was imported with from an OpenAI list, or a deferred function derived
+// from its name, description and input schema.
+func appendOpenAIFunction(dst []byte, cat *catalog.Catalog, t *catalog.Tool) ([]byte, error) {
+	kept, err := original(cat, t, ProviderOpenAI)
+	if err != nil || kept != nil {
+		return append(dst, kept...), err
+	}
+	o := jsonw.StartObject(dst, true)
+	o.String("type", "function")
+	o.String("name", t.Identity.Name)
+	o.String("description", description(t))
+	o.Raw("parameters", inputSchema(t))
+	o.Bool("defer_loading", true)
+	return o.End(), nil
+}
+
+func findProduct(cat *catalog.Catalog, id string) *catalog.Product {
+	for i := range cat.Products {
+		if cat.Products[i].ID == id {
+			return &cat.Products[i]
+		}
+	}
+	return nil
+}
+
+// namespaceDescription is a namespace's description (the API requires
+// one): the product's, or its display name.
+func namespaceDescription(p *catalog.Product) string {
+	if p == nil {
+		return ""
+	}
+	if p.Description != "" {
+		return p.Description
+	}
+	return p.Name
+}
