@@ -1,0 +1,190 @@
+package hostapi
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+
+	"github.com/toolsift/toolsift/core/wire"
+)
+
+// Provider tool search: the names mirror the bindings' (fromOpenAITools,
+// answerToolSearchCall, …; docs/INTEGRATIONS.md). The shapes are rendered
+// inside the module (core/provider), so every host returns the same bytes.
+
+// ToolList is the result of FromOpenAITools, FromAnthropicTools and
+// FromMCPTools: a snapshot to Open, and the import's report.
+type ToolList struct {
+	// Snapshot holds the deferred tools, each with its definition as given.
+	Snapshot []byte
+	// Report is the import report's exact JSON (tools read, imported,
+	// skipped and why, fields used, and always_loaded).
+	Report json.RawMessage
+	// AlwaysLoaded names, in input order, the tools left out of the index
+	// because they stay in the request as they are: not deferred while
+	// others are, and the provider's built-in tools (by type).
+	AlwaysLoaded []string
+}
+
+// FromOpenAITools imports the tools a Responses (or Chat Completions)
+// request passes, as a JSON array or {"tools": […]}: function and custom
+// tools, namespaces, defer_loading. When any tool is deferred only the
+// deferred ones are indexed. Cost: as BuildSnapshot, for a list this size
+// milliseconds after the module's compile.
+func FromOpenAITools(ctx context.Context, tools []byte, opts ...Option) (*ToolList, error) {
+	return importTools(ctx, "openai", tools, opts)
+}
+
+// FromAnthropicTools imports the tools a Messages request passes (an array
+// or {"tools": […]}); as FromOpenAITools.
+func FromAnthropicTools(ctx context.Context, tools []byte, opts ...Option) (*ToolList, error) {
+	return importTools(ctx, "anthropic", tools, opts)
+}
+
+// FromMCPTools imports an MCP tools/list result (or {"servers": {…}} of
+// them); every tool is indexed, each server a namespace.
+func FromMCPTools(ctx context.Context, tools []byte, opts ...Option) (*ToolList, error) {
+	return importTools(ctx, "mcp", tools, opts)
+}
+
+func importTools(ctx context.Context, format string, tools []byte, opts []Option) (*ToolList, error) {
+	out, err := oneShot(ctx, "import tools", opts, func(in *instance) ([]byte, error) {
+		fn, err := in.providerExport("toolsift_import_tools")
+		if err != nil {
+			return nil, err
+		}
+		fmtPtr, err := in.put(ctx, []byte(format))
+		if err != nil {
+			return nil, err
+		}
+		ptr, err := in.put(ctx, tools)
+		if err != nil {
+			return nil, err
+		}
+		results, err := fn.Call(ctx, uint64(fmtPtr), uint64(len(format)), uint64(ptr), uint64(len(tools)))
+		if err != nil {
+			return nil, fmt.Errorf("toolsift_import_tools: %w", err)
+		}
+		for _, p := range []uint32{fmtPtr, ptr} {
+			if err := in.free(ctx, p); err != nil {
+				return nil, err
+			}
+		}
+		return in.take(ctx, results[0])
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(out) < 4 || uint64(binary.LittleEndian.Uint32(out))+4 > uint64(len(out)) {
+		return nil, abiErrorf("toolsift_import_tools returned %d bytes, not a report and a snapshot", len(out))
+	}
+	n := 4 + int(binary.LittleEndian.Uint32(out))
+	list := &ToolList{Report: json.RawMessage(out[4:n]), Snapshot: out[n:]}
+	var report struct {
+		AlwaysLoaded []string `json:"always_loaded"`
+	}
+	if err := json.Unmarshal(list.Report, &report); err != nil {
+		return nil, abiErrorf("toolsift_import_tools report: %v", err)
+	}
+	list.AlwaysLoaded = report.AlwaysLoaded
+	return list, nil
+}
+
+// OpenAIToolSearchTool returns the Responses "tool_search" tool to send
+// beside the always-loaded tools (execution "client", our search request as
+// its parameters). Same cost as Search.
+func (e *Engine) OpenAIToolSearchTool(ctx context.Context) ([]byte, error) {
+	return e.provider(ctx, map[string]any{"op": "openai_tool_search_tool"})
+}
+
+// AnswerToolSearchCall answers a client-executed "tool_search_call" output
+// item (its JSON) with the "tool_search_output" item to append to the next
+// request's input: call_id echoed, the found tools' full definitions in rank
+// order, as many as fit budgetTokens (0: 8192; tokens counted as bytes/4).
+// A bad item or bad arguments is a *Error (invalid_item, invalid_arguments,
+// or the search's own reason). Same cost as Search.
+func (e *Engine) AnswerToolSearchCall(ctx context.Context, item []byte, budgetTokens int) ([]byte, error) {
+	return e.provider(ctx, map[string]any{"op": "answer_tool_search_call", "item": json.RawMessage(item), "budget_tokens": budgetTokens})
+}
+
+// AnthropicSearchTool returns the definition of a client-side search tool
+// for the Messages API, named name ("": tool_search).
+func (e *Engine) AnthropicSearchTool(ctx context.Context, name string) ([]byte, error) {
+	return e.provider(ctx, map[string]any{"op": "anthropic_search_tool", "name": name})
+}
+
+// AnswerToolUse answers the search tool's "tool_use" content block with the
+// "tool_result" block of "tool_reference" blocks, in rank order, within
+// budgetTokens of the definitions the API expands them into.
+func (e *Engine) AnswerToolUse(ctx context.Context, block []byte, budgetTokens int) ([]byte, error) {
+	return e.provider(ctx, map[string]any{"op": "answer_tool_use", "block": json.RawMessage(block), "budget_tokens": budgetTokens})
+}
+
+// Definitions returns every indexed tool's definition as a JSON array in the
+// shape of provider ("openai" or "anthropic"): for Anthropic, the deferred
+// tools the request's tools list must carry for tool_reference to expand.
+func (e *Engine) Definitions(ctx context.Context, provider string) ([]byte, error) {
+	return e.provider(ctx, map[string]any{"op": "definitions", "provider": provider})
+}
+
+// ProviderRaw sends one provider request (core/provider.Request's JSON) as
+// it is, for hosts that build it themselves (the golden tests do).
+func (e *Engine) ProviderRaw(ctx context.Context, request []byte) ([]byte, error) {
+	if len(request) > wire.MaxRequestBytes {
+		werr := wire.Validation("request_too_large", fmt.Sprintf("provider request is larger than %d bytes", wire.MaxRequestBytes))
+		return nil, &Error{Category: werr.Category, Code: werr.Code, Reason: werr.Reason, Message: werr.Message}
+	}
+	return e.run(ctx, "provider", func(in *instance) ([]byte, error) {
+		fn, err := in.providerExport("toolsift_provider")
+		if err != nil {
+			return nil, err
+		}
+		ptr, err := in.put(ctx, request)
+		if err != nil {
+			return nil, err
+		}
+		results, err := fn.Call(ctx, uint64(in.handle), uint64(ptr), uint64(len(request)))
+		if err != nil {
+			return nil, fmt.Errorf("toolsift_provider: %w", err)
+		}
+		if err := in.free(ctx, ptr); err != nil {
+			return nil, err
+		}
+		return in.take(ctx, results[0])
+	})
+}
+
+func (e *Engine) provider(ctx context.Context, request map[string]any) ([]byte, error) {
+	// Members at their zero value are left out, as the module wants them.
+	for k, v := range request {
+		switch v := v.(type) {
+		case string:
+			if v == "" {
+				delete(request, k)
+			}
+		case int:
+			if v == 0 {
+				delete(request, k)
+			}
+		}
+	}
+	body, err := json.Marshal(request)
+	if err != nil { // an item or block that is not JSON
+		werr := wire.Validation("invalid_request_json", "provider request: "+err.Error())
+		return nil, &Error{Category: werr.Category, Code: werr.Code, Reason: werr.Reason, Message: werr.Message}
+	}
+	return e.ProviderRaw(ctx, body)
+}
+
+// providerExport looks up an export of the provider calls, which modules
+// built before them lack: using one is then an ABI error that says so.
+func (in *instance) providerExport(name string) (interface {
+	Call(context.Context, ...uint64) ([]uint64, error)
+}, error) {
+	fn := in.mod.ExportedFunction(name)
+	if fn == nil {
+		return nil, abiErrorf("the module has no export %s (a module built before provider tool search: rebuild it with wasm/build.sh)", name)
+	}
+	return fn, nil
+}
