@@ -13,6 +13,8 @@
 //	wasmhost info                        hashes, tool count, profile, sizes
 //	wasmhost eval --corpus corpus.jsonl --queries queries.jsonl --qrels qrels.tsv
 //	                                     ranking quality on a labelled benchmark
+//	wasmhost mcp --config servers.json [--listen 127.0.0.1:PORT]
+//	                                     the MCP gateway (package gateway; docs/MCP.md)
 //
 // Every command takes --engine (wasm, the default: the WebAssembly module on
 // wazero; or native: the Go core in this process), --snapshot FILE (default:
@@ -50,6 +52,7 @@ commands:
   snapshot build   index a catalog into a snapshot file
   info             what the engine serves: catalog hashes, tool count, profile, sizes
   eval             ranking quality on a labelled benchmark (nDCG, Recall, MRR) or the DWS proxy sets
+  mcp              an MCP server in front of the servers of a config file: search, inspect and call over one live catalog
   version          the module's version: ABI, snapshot format, profiles, catalog formats (also --version)
 
 run "wasmhost <command> -h" for the flags of a command.
@@ -71,6 +74,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runInfo(args[1:], stdout, stderr)
 	case "eval":
 		return runEval(args[1:], stdout, stderr)
+	case "mcp":
+		return runMCP(args[1:], stdin, stdout, stderr)
 	case "version", "-version", "--version":
 		return runVersion(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":

@@ -1,0 +1,328 @@
+package gateway
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxToolPages bounds the tools/list pages read from one server, so that a
+// server answering with an endless cursor cannot hold a refresh forever.
+const maxToolPages = 1000
+
+// downstream is the gateway's client of one server: it starts (or
+// connects to) the server, lists its tools, re-lists them on
+// notifications/tools/list_changed, and restarts it with backoff when its
+// session ends. Every request it sends has the server's timeout.
+type downstream struct {
+	cfg     ServerConfig
+	timeout time.Duration
+	backoff Backoff
+	log     *slog.Logger
+	changed func() // tells the catalog builder that tools or state changed
+
+	relist chan struct{} // a list_changed arrived; buffered 1, coalescing
+	ready  chan struct{} // closed when the first attempt to come up has ended
+	once   sync.Once
+
+	mu       sync.Mutex
+	session  *mcp.ClientSession // nil while down
+	tools    []*mcp.Tool        // the last list of the session serving now
+	status   string             // "starting", "up", "down: <why>"
+	restarts int                // sessions that ended and were started again
+}
+
+func newDownstream(cfg ServerConfig, opts Options, log *slog.Logger, changed func()) *downstream {
+	d := &downstream{
+		cfg: cfg, timeout: opts.Timeout, backoff: opts.Backoff,
+		log: log.With("server", cfg.Name), changed: changed,
+		relist: make(chan struct{}, 1), ready: make(chan struct{}), status: "starting",
+	}
+	if cfg.Timeout > 0 {
+		d.timeout = cfg.Timeout
+	}
+	return d
+}
+
+// run keeps the server up until ctx ends, then closes its session (which
+// stops a child: stdin closed, then SIGTERM, then SIGKILL).
+func (d *downstream) run(ctx context.Context) {
+	defer d.markReady()
+	attempt := 0
+	for ctx.Err() == nil {
+		session, done, err := d.start(ctx)
+		if err == nil {
+			started := time.Now()
+			err = d.serve(ctx, session, done)
+			if time.Since(started) >= stableSession {
+				attempt = 0 // it ran a while: not a crash loop
+			}
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		d.setDown(err)
+		d.markReady()
+		wait := d.backoff.delay(attempt)
+		d.log.Warn("server down; restarting", "error", err.Error(), "in", wait.String())
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		attempt++
+	}
+}
+
+// stableSession is how long a session must last for the next restart to
+// start again from the initial backoff.
+const stableSession = 30 * time.Second
+
+// start connects (initialize included) and lists the tools, within the
+// timeout.
+func (d *downstream) start(ctx context.Context) (*mcp.ClientSession, <-chan struct{}, error) {
+	transport, err := d.transport()
+	if err != nil {
+		return nil, nil, err
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "toolsift-gateway", Version: Version}, &mcp.ClientOptions{
+		Capabilities: &mcp.ClientCapabilities{}, // no roots, sampling or elicitation: the gateway answers none
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			select {
+			case d.relist <- struct{}{}:
+			default:
+			}
+		},
+	})
+	connectCtx, cancel := context.WithTimeout(ctx, d.timeout)
+	defer cancel()
+	session, err := client.Connect(connectCtx, transport, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("connect: %w", d.timedOut(connectCtx, err))
+	}
+	done := make(chan struct{})
+	go func() {
+		_ = session.Wait()
+		close(done)
+	}()
+	// A list_changed sent before the first list says nothing new.
+	select {
+	case <-d.relist:
+	default:
+	}
+	tools, err := d.list(ctx, session)
+	if err != nil {
+		_ = session.Close()
+		return nil, nil, err
+	}
+	d.mu.Lock()
+	d.session, d.tools, d.status = session, tools, "up"
+	d.mu.Unlock()
+	d.log.Info("server up", "tools", len(tools))
+	d.markReady()
+	d.changed()
+	return session, done, nil
+}
+
+// serve re-lists the tools on every list_changed until the session ends
+// (the error says why) or ctx does.
+func (d *downstream) serve(ctx context.Context, session *mcp.ClientSession, done <-chan struct{}) error {
+	for {
+		select {
+		case <-ctx.Done():
+			_ = session.Close()
+			<-done
+			return ctx.Err()
+		case <-done:
+			return errors.New("session ended (the server exited or closed the connection)")
+		case <-d.relist:
+			tools, err := d.list(ctx, session)
+			if err != nil {
+				// A server that cannot list its tools cannot be trusted
+				// with the old list either: restart it.
+				_ = session.Close()
+				<-done
+				return err
+			}
+			d.mu.Lock()
+			d.tools = tools
+			d.mu.Unlock()
+			d.log.Info("tools changed", "tools", len(tools))
+			d.changed()
+		}
+	}
+}
+
+// list pages through tools/list, each page within the timeout.
+func (d *downstream) list(ctx context.Context, session *mcp.ClientSession) ([]*mcp.Tool, error) {
+	var tools []*mcp.Tool
+	cursor := ""
+	for page := 0; ; page++ {
+		if page == maxToolPages {
+			return nil, fmt.Errorf("tools/list: more than %d pages", maxToolPages)
+		}
+		pageCtx, cancel := context.WithTimeout(ctx, d.timeout)
+		result, err := session.ListTools(pageCtx, &mcp.ListToolsParams{Cursor: cursor})
+		err = d.timedOut(pageCtx, err)
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("tools/list: %w", err)
+		}
+		tools = append(tools, result.Tools...)
+		if result.NextCursor == "" {
+			return tools, nil
+		}
+		cursor = result.NextCursor
+	}
+}
+
+// timedOut names the timeout when ctx's deadline is what failed err.
+func (d *downstream) timedOut(ctx context.Context, err error) error {
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("no answer within %s: %w", d.timeout, err)
+	}
+	return err
+}
+
+func (d *downstream) setDown(err error) {
+	d.mu.Lock()
+	wasUp := d.session != nil
+	d.session, d.tools = nil, nil
+	d.status = "down: " + err.Error()
+	if wasUp {
+		d.restarts++
+	}
+	d.mu.Unlock()
+	if wasUp {
+		d.changed()
+	}
+}
+
+func (d *downstream) markReady() { d.once.Do(func() { close(d.ready) }) }
+
+// state is what the catalog builder and call_tool read.
+func (d *downstream) state() (session *mcp.ClientSession, tools []*mcp.Tool, status string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.session, d.tools, d.status
+}
+
+// call forwards one tools/call within the timeout.
+func (d *downstream) call(ctx context.Context, name string, arguments any) (*mcp.CallToolResult, error) {
+	session, _, status := d.state()
+	if session == nil {
+		return nil, &unavailableError{server: d.cfg.Name, status: status}
+	}
+	callCtx, cancel := context.WithTimeout(ctx, d.timeout)
+	defer cancel()
+	result, err := session.CallTool(callCtx, &mcp.CallToolParams{Name: name, Arguments: arguments})
+	if err != nil && errors.Is(callCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+		return nil, &timeoutError{server: d.cfg.Name, tool: name, after: d.timeout}
+	}
+	return result, err
+}
+
+type unavailableError struct{ server, status string }
+
+func (e *unavailableError) Error() string {
+	return fmt.Sprintf("server %q is unavailable (%s)", e.server, e.status)
+}
+
+type timeoutError struct {
+	server, tool string
+	after        time.Duration
+}
+
+func (e *timeoutError) Error() string {
+	return fmt.Sprintf("server %q did not answer tools/call %q within %s", e.server, e.tool, e.after)
+}
+
+// transport makes the SDK transport for the server: a child process whose
+// stderr lines are logged under the server's name, or a streamable HTTP
+// client that adds the configured headers.
+func (d *downstream) transport() (mcp.Transport, error) {
+	if !d.cfg.Stdio() {
+		return &mcp.StreamableClientTransport{
+			Endpoint:   d.cfg.URL,
+			HTTPClient: &http.Client{Transport: &headerTransport{headers: d.cfg.Headers, base: http.DefaultTransport}},
+			MaxRetries: 2,
+		}, nil
+	}
+	cmd := exec.Command(d.cfg.Command, d.cfg.Args...)
+	cmd.Dir = d.cfg.Cwd
+	cmd.Env = os.Environ()
+	for _, k := range sortedKeys(d.cfg.Env) {
+		cmd.Env = append(cmd.Env, k+"="+d.cfg.Env[k])
+	}
+	stopWithParent(cmd)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	go d.logStderr(stderr)
+	return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil
+}
+
+// maxStderrLine caps one logged line of a child's stderr.
+const maxStderrLine = 4096
+
+func (d *downstream) logStderr(r io.Reader) {
+	scanner := bufio.NewScanner(r)
+	scanner.Buffer(make([]byte, 0, 4096), 1<<20)
+	for scanner.Scan() {
+		line := scanner.Text()
+		if len(line) > maxStderrLine {
+			line = line[:maxStderrLine] + "…"
+		}
+		d.log.Info("stderr", "line", line)
+	}
+}
+
+type headerTransport struct {
+	headers map[string]string
+	base    http.RoundTripper
+}
+
+func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if len(t.headers) > 0 {
+		req = req.Clone(req.Context())
+		for _, k := range sortedKeys(t.headers) {
+			req.Header.Set(k, t.headers[k])
+		}
+	}
+	return t.base.RoundTrip(req)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Backoff is the delay before restarting a server whose session ended:
+// Initial, doubled after each failed attempt, at most Max.
+type Backoff struct {
+	Initial, Max time.Duration
+}
+
+func (b Backoff) delay(attempt int) time.Duration {
+	d := b.Initial
+	for i := 0; i < attempt && d < b.Max; i++ {
+		d *= 2
+	}
+	return min(d, b.Max)
+}

@@ -1,0 +1,220 @@
+// Package gateway is an MCP server in front of many: it starts or connects
+// to the servers of a config file (the mcpServers shape MCP clients use),
+// builds one catalog of all their tools through the MCP importer, serves it
+// from one hostapi engine, and keeps it live (a server's list_changed, exit
+// or return rebuilds the catalog and swaps it in atomically).
+//
+// Upstream it offers a fixed surface of three tools: search_tools (the
+// tool-search.v1 answer, byte for byte what `wasmhost search` gives over a
+// snapshot of the same catalog), inspect_tool (schema-inspect.v1, checked
+// against the catalog hashes) and call_tool (forwarded to the owning
+// server's tools/call only under the hashes the caller inspected, and for a
+// destructive tool only where the config allows it). Both sides speak MCP
+// through the official Go SDK.
+//
+// Flow: config → downstream (one supervised client per server) → rebuild
+// (assemble, build natively, Swap) → generation (hashes and routes) →
+// the upstream handlers in server.go.
+package gateway
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsift/toolsift/hostapi"
+)
+
+// Version is the gateway's version in its MCP implementation info.
+const Version = "0.1.0"
+
+// Options tune a Gateway; the zero value is the defaults.
+type Options struct {
+	// Timeout bounds every request to a downstream server (initialize,
+	// each tools/list page, tools/call) unless its config sets one.
+	// Default 30 s.
+	Timeout time.Duration
+	// StartupWait is how long Start waits for the servers' first
+	// tools/list before it serves whatever is up (the others join the
+	// catalog when they come up). Default: Timeout.
+	StartupWait time.Duration
+	// Backoff spaces the restarts of a server whose session ended.
+	// Default 500 ms doubling to 30 s.
+	Backoff Backoff
+	// ExposeFound adds the tools a search returns to the gateway's own
+	// tools/list (with notifications/tools/list_changed), for clients that
+	// call tools directly rather than through call_tool.
+	ExposeFound bool
+	// Logger receives the gateway's log (never stdout); default: text on
+	// stderr.
+	Logger *slog.Logger
+	// HostOptions configure the engine (compilation cache, memory limit).
+	HostOptions []hostapi.Option
+}
+
+func (o Options) withDefaults() Options {
+	if o.Timeout <= 0 {
+		o.Timeout = 30 * time.Second
+	}
+	if o.StartupWait <= 0 {
+		o.StartupWait = o.Timeout
+	}
+	if o.Backoff.Initial <= 0 {
+		o.Backoff.Initial = 500 * time.Millisecond
+	}
+	if o.Backoff.Max < o.Backoff.Initial {
+		o.Backoff.Max = max(30*time.Second, o.Backoff.Initial)
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	return o
+}
+
+// Gateway is one running gateway. Its methods are safe for concurrent use.
+type Gateway struct {
+	opts    Options
+	log     *slog.Logger
+	servers []*downstream // in config order (sorted by name)
+	server  *mcp.Server   // the upstream surface
+
+	buildMu sync.Mutex      // one rebuild at a time
+	engine  *hostapi.Engine // guarded by buildMu; also in every generation
+	genMu   sync.RWMutex
+	gen     *generation // nil before the first build
+	dirty   chan struct{}
+	onSwap  func(*generation)
+
+	exposed exposedTools
+
+	stop context.CancelFunc
+	wg   sync.WaitGroup
+}
+
+// New makes a gateway for cfg; Start brings it up.
+func New(cfg *Config, opts Options) *Gateway {
+	opts = opts.withDefaults()
+	g := &Gateway{opts: opts, log: opts.Logger, dirty: make(chan struct{}, 1)}
+	for _, s := range cfg.Servers {
+		g.servers = append(g.servers, newDownstream(s, opts, g.log, g.markDirty))
+	}
+	g.server = g.newServer()
+	return g
+}
+
+// Start starts every downstream server, waits up to StartupWait for their
+// tool lists, builds the first catalog and keeps it live until Close. A
+// server that is slow or fails does not fail Start: it is restarted in the
+// background and joins the catalog when it comes up.
+func (g *Gateway) Start(ctx context.Context) error {
+	run, stop := context.WithCancel(context.WithoutCancel(ctx))
+	g.stop = stop
+	for _, d := range g.servers {
+		g.wg.Add(1)
+		go func() {
+			defer g.wg.Done()
+			d.run(run)
+		}()
+	}
+	deadline := time.NewTimer(g.opts.StartupWait)
+	defer deadline.Stop()
+	for _, d := range g.servers {
+		select {
+		case <-d.ready:
+		case <-deadline.C:
+		case <-ctx.Done():
+			g.Close()
+			return ctx.Err()
+		}
+	}
+	for _, d := range g.servers {
+		if _, _, status := d.state(); status != "up" {
+			g.log.Warn("server not up at start; the catalog goes on without it until it is", "server", d.cfg.Name, "status", status)
+		}
+	}
+	select {
+	case <-g.dirty: // the build below includes whatever was signalled
+	default:
+	}
+	g.rebuild(run)
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		for {
+			select {
+			case <-run.Done():
+				return
+			case <-g.dirty:
+				g.rebuild(run)
+			}
+		}
+	}()
+	return nil
+}
+
+func (g *Gateway) markDirty() {
+	select {
+	case g.dirty <- struct{}{}:
+	default:
+	}
+}
+
+// Close stops every downstream server (children get their stdin closed,
+// then SIGTERM) and the engine, and waits for them. It is idempotent.
+func (g *Gateway) Close() {
+	if g.stop != nil {
+		g.stop()
+	}
+	g.wg.Wait()
+	g.buildMu.Lock()
+	defer g.buildMu.Unlock()
+	if g.engine != nil {
+		_ = g.engine.Close(context.Background())
+		g.engine = nil
+	}
+}
+
+// Server is the upstream MCP server, for a transport of the caller's
+// choice (tests connect an in-memory client to it).
+func (g *Gateway) Server() *mcp.Server { return g.server }
+
+// ServeStdio serves one MCP session over r and w (the process's stdin and
+// stdout) until the client disconnects or ctx ends.
+func (g *Gateway) ServeStdio(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
+	return g.server.Run(ctx, &mcp.IOTransport{Reader: r, Writer: w})
+}
+
+// HTTPHandler serves MCP over streamable HTTP, every session from the same
+// server and engine. The SDK refuses requests to a loopback address that
+// carry another Host header (DNS rebinding).
+func (g *Gateway) HTTPHandler() http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.server },
+		&mcp.StreamableHTTPOptions{Logger: g.log})
+}
+
+// ServerStatus is one downstream server's state, as the status lines of
+// search_tools show it.
+type ServerStatus struct {
+	Name     string
+	Up       bool
+	Tools    int
+	Status   string // "up", "starting" or "down: <why>"
+	Restarts int
+}
+
+// Status lists every server's state, in config order.
+func (g *Gateway) Status() []ServerStatus {
+	out := make([]ServerStatus, 0, len(g.servers))
+	for _, d := range g.servers {
+		d.mu.Lock()
+		out = append(out, ServerStatus{Name: d.cfg.Name, Up: d.session != nil, Tools: len(d.tools), Status: d.status, Restarts: d.restarts})
+		d.mu.Unlock()
+	}
+	return out
+}
