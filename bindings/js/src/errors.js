@@ -86,3 +86,10 @@ export function validation(reason, message) {
 export function hostFailure(message) {
   return new InternalError("internal", 5, "host_failure", message);
 }
+
+/** A snapshot build that outgrew the instance's memory (worded as the Go host's). */
+export function catalogTooLarge(catalogBytes, limitBytes) {
+  return validation("catalog_too_large",
+    `building a snapshot of this catalog (${catalogBytes} bytes) needs more than the module's memory limit of ${Math.floor(limitBytes / 2 ** 20)} MiB: ` +
+    "build it natively (wasmhost snapshot build) or in a host with a larger limit");
+}

@@ -4,7 +4,7 @@
 // how the packaged files are read (node:fs for file: URLs, fetch otherwise).
 
 import { WASI, File, OpenFile, ConsoleStdout } from "@bjorn3/browser_wasi_shim";
-import { decodeModuleError, hostFailure } from "./errors.js";
+import { catalogTooLarge, decodeModuleError, hostFailure } from "./errors.js";
 
 /** ABI version this binding speaks. */
 export const ABI_VERSION = 1;
@@ -124,11 +124,16 @@ export class Instance {
     self.broken = false;
     self.handle = 0;
     self.stderr = "";
+    self.outOfMemory = false;
     // No preopened directory, no environment, no arguments (wasm/ABI.md):
     // fd 0 is an empty read-only file, stdout is discarded, stderr keeps its
-    // last few KiB (a Go panic prints there) for trap messages.
+    // last few KiB (a Go panic prints there) for trap messages. The Go
+    // runtime's out-of-memory line comes first and a goroutine dump after
+    // it, so it is noted as it passes rather than looked for in the tail.
     const { args, env, fds } = sandbox((data) => {
-      self.stderr = (self.stderr + decoder.decode(data)).slice(-STDERR_KEEP);
+      const text = decoder.decode(data);
+      if (text.includes("out of memory")) self.outOfMemory = true;
+      self.stderr = (self.stderr + text).slice(-STDERR_KEEP);
     });
     const wasi = new WASI(args, env, fds, { debug: false });
     let inst;
@@ -280,5 +285,18 @@ export class Instance {
   search(request, flags) { return this.invoke("toolsift_search", [this.handle | 0], [request], [flags], true); }
   inspect(request) { return this.invoke("toolsift_inspect", [this.handle | 0], [request]); }
   version() { return this.take(this.call("toolsift_version")); }
-  buildSnapshot(fmt, catalog) { return this.invoke("toolsift_build_snapshot", [], [fmt, catalog]); }
+  buildSnapshot(fmt, catalog) {
+    try {
+      return this.invoke("toolsift_build_snapshot", [], [fmt, catalog]);
+    } catch (exc) {
+      // The Go runtime's out-of-memory is fatal (a trap, not an error
+      // result); its stderr says so. The caller gets the typed refusal the
+      // other hosts give. An instance may grow to wasm32's 4 GiB here.
+      if (this.ranOutOfMemory()) throw catalogTooLarge(catalog.byteLength, Number(WASM32_MEMORY_BYTES));
+      throw exc;
+    }
+  }
+
+  /** Whether the instance trapped because the Go runtime ran out of memory. */
+  ranOutOfMemory() { return this.broken && this.outOfMemory; }
 }

@@ -231,3 +231,20 @@ test("the host's request_too_large is the module's own refusal, byte for byte", 
   assert.equal(fits.byteLength, 65536);
   assert.throws(() => engine.searchRaw(fits), (err) => err.reason === "invalid_request_json");
 });
+
+test("a build that runs out of memory is the typed catalog_too_large, not a raw trap (issue 17 item 3)", async () => {
+  // An instance here may grow to wasm32's 4 GiB; a catalog that needs all of
+  // it is impractical in a test, so most of it is taken first by one real
+  // allocation in the module (untouched pages: the process stays small), and
+  // the DWS build then runs out of what is left, as a huge catalog would.
+  const inst = await Instance.create(await compiledModule());
+  assert.notEqual(inst.call("toolsift_alloc", Math.floor(3.95 * 2 ** 30)), 0);
+  const catalog = readFileSync(path.join(REPO, "testdata", "dws", "catalog.tar.gz"));
+  assert.throws(() => inst.buildSnapshot(new TextEncoder().encode("dws"), catalog), (err) => {
+    assert.ok(err instanceof ValidationError, String(err));
+    assert.equal(err.reason, "catalog_too_large");
+    assert.equal(err.code, 3);
+    assert.match(err.message, /memory limit of 4096 MiB/);
+    return true;
+  });
+});

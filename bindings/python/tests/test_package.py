@@ -159,3 +159,15 @@ def test_corrupt_cache_entry_is_compiled_again_and_replaced(tmp_path, cache_entr
     assert path.read_bytes() != bad
     again = _runtime.Runtime(_runtime.module_bytes(), str(tmp_path))
     assert again.cache_hit and b'"abi":1' in _runtime.Instance(again).version()
+
+
+def test_build_snapshot_too_large_for_the_memory_limit() -> None:
+    """A build that outgrows the instance's memory is the typed
+    catalog_too_large naming the limit (as the Go host), not a raw trap
+    (issue 17 item 3)."""
+    catalog = (REPO / "testdata" / "dws" / "catalog.tar.gz").read_bytes()
+    with pytest.raises(toolsift.ValidationError) as caught:
+        toolsift.build_snapshot("dws", catalog, memory_limit=48 << 20)
+    assert caught.value.reason == "catalog_too_large"
+    assert caught.value.code == 3
+    assert "memory limit of 48 MiB" in str(caught.value)

@@ -150,3 +150,13 @@ def validation(reason: str, message: str) -> ValidationError:
 
 def host_failure(message: str) -> InternalError:
     return InternalError("internal", 5, "host_failure", message)
+
+
+def catalog_too_large(catalog_bytes: int, memory_limit: int) -> ValidationError:
+    """A snapshot build that outgrew the instance's memory limit (worded as
+    the Go host's)."""
+    return validation(
+        "catalog_too_large",
+        f"building a snapshot of this catalog ({catalog_bytes} bytes) needs more than the module's memory limit of "
+        f"{memory_limit >> 20} MiB: raise the limit (build_snapshot(..., memory_limit=)) or build natively (wasmhost snapshot build)",
+    )

@@ -17,7 +17,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 import wasmtime
 
 from ._call import Export, exporter
-from ._errors import ToolsiftError, decode_module_error, host_failure, validation
+from ._errors import InternalError, ToolsiftError, catalog_too_large, decode_module_error, host_failure, validation
 
 __all__ = ["Runtime", "Instance", "runtime", "wasi_config", "module_bytes", "default_snapshot"]
 
@@ -234,6 +234,7 @@ class Instance:
 
     def __init__(self, rt: Runtime, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> None:
         self.broken = False
+        self._memory_limit = memory_limit
         self._memory_size = 0
         self.generation: object = None
         self.handle = 0
@@ -401,7 +402,24 @@ class Instance:
         return self._take(self._call(self._version))
 
     def build_snapshot(self, fmt: bytes, catalog: bytes) -> bytes:
-        return self._invoke(self._build, (), (fmt, catalog))
+        try:
+            return self._invoke(self._build, (), (fmt, catalog))
+        except InternalError as exc:
+            # The Go runtime's out-of-memory is fatal: the module traps
+            # instead of returning an error. This host gives the module no
+            # stderr to say so, but a build that trapped with its memory
+            # within an eighth of the limit (one failed growth step) ran out
+            # of it; the caller gets the typed refusal the Go host gives.
+            if exc.reason == "host_failure" and self.broken and self._near_memory_limit():
+                raise catalog_too_large(len(catalog), self._memory_limit) from None
+            raise
+
+    def _near_memory_limit(self) -> bool:
+        try:
+            size = self.memory.size(self.store) * 65536
+        except TRAPS:
+            return False
+        return size >= self._memory_limit - self._memory_limit // 8
 
 
 def one_shot(op: Callable[[Instance], bytes], memory_limit: int = DEFAULT_MEMORY_LIMIT) -> bytes:
