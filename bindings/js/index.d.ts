@@ -151,6 +151,28 @@ export declare class Engine {
   /** The module's exact pretty schema-inspect.v1 response (no newline). */
   inspectRaw(request: InspectRequest | RawRequest): string;
   info(): EngineInfo;
+
+  // -- provider tool search (docs/INTEGRATIONS.md) --------------------
+
+  /** The Responses `tool_search` tool to send beside the always-loaded tools (execution "client"). */
+  openAIToolSearchTool(): OpenAIToolSearchTool;
+  /**
+   * The `tool_search_output` item answering a client-executed `tool_search_call`
+   * item (an object or its JSON): call_id echoed, the found tools' full
+   * definitions in rank order, within `budgetTokens` (default 8192; bytes/4).
+   * Throws ValidationError (invalid_item, invalid_arguments, the search's reasons).
+   */
+  answerToolSearchCall(item: OpenAIToolSearchCall | string, options?: BudgetOptions): OpenAIToolSearchOutput;
+  /** A Messages client-side search tool named `name` (default "tool_search"). */
+  anthropicSearchTool(options?: { name?: string }): AnthropicSearchTool;
+  /** The `tool_result` block of `tool_reference` blocks answering the search tool's `tool_use` block. */
+  answerToolUse(block: AnthropicToolUse | string, options?: BudgetOptions): AnthropicToolResult;
+  /** Every indexed tool's definition, in the provider's shape (for Anthropic: the deferred tools the request must list). */
+  definitions(provider: "openai"): Array<OpenAIToolDefinition | OpenAINamespaceDefinition>;
+  definitions(provider: "anthropic"): AnthropicToolDefinition[];
+  /** The module's exact JSON answer to one provider request ({op, …}; wasm/ABI.md). */
+  providerRaw(request: object | string | Bytes): string;
+
   /** Release the instance; later calls throw EngineClosedError. Idempotent. */
   close(): void;
   readonly closed: boolean;
@@ -202,3 +224,132 @@ export declare class DiscoveryError extends ToolsiftError {}
 export declare class InternalError extends ToolsiftError {}
 /** A call on an Engine after close(). */
 export declare class EngineClosedError extends Error {}
+
+// -- provider tool search ----------------------------------------------
+
+export interface BudgetOptions {
+  /** Cap on the loaded definitions, in tokens counted as bytes/4 (1-1048576; default 8192). */
+  budgetTokens?: number;
+}
+
+/** What an import read, used and left out; `always_loaded` names the tools that stay in the request. */
+export interface ImportReport {
+  format: string;
+  tools_read: number;
+  tools_imported: number;
+  tools_skipped: number;
+  skipped?: Array<{ tool: string; reason: string }>;
+  fields?: Array<{ name: string; used: number; ignored: number }>;
+  always_loaded?: string[];
+}
+
+/** The result of fromOpenAITools, fromAnthropicTools, fromMCPTools. */
+export interface ToolList {
+  /** The deferred tools' snapshot, each with its definition: pass it to open(). */
+  snapshot: Uint8Array;
+  report: ImportReport;
+  /** The report's exact JSON as the module wrote it. */
+  reportText: string;
+  /** Tools left out of the index (not deferred while others are, or built-in), in input order. */
+  alwaysLoaded: string[];
+}
+
+/** The search tool's arguments (its parameter schema). */
+export interface ToolSearchArguments {
+  query: string;
+  subqueries?: string[];
+  limit?: number;
+  namespaces?: string[];
+  effects?: Effect[];
+}
+
+export interface OpenAIToolSearchTool {
+  type: "tool_search";
+  execution: "client";
+  description: string;
+  parameters: { [key: string]: unknown };
+}
+
+/** A Responses `tool_search_call` output item (the SDK's ResponseToolSearchCall fits). */
+export interface OpenAIToolSearchCall {
+  type: "tool_search_call";
+  call_id?: string | null;
+  id?: string;
+  execution?: "server" | "client";
+  status?: string;
+  arguments: unknown;
+}
+
+/** A function tool as a tool_search_output loads it. */
+export interface OpenAIFunctionDefinition {
+  type: "function";
+  name: string;
+  description?: string | null;
+  parameters: { [key: string]: unknown } | null;
+  strict: boolean | null;
+  defer_loading?: boolean;
+}
+
+export interface OpenAICustomDefinition {
+  type: "custom";
+  name: string;
+  description?: string;
+  defer_loading?: boolean;
+}
+
+export type OpenAIToolDefinition = OpenAIFunctionDefinition | OpenAICustomDefinition;
+
+export interface OpenAINamespaceDefinition {
+  type: "namespace";
+  name: string;
+  description: string;
+  tools: OpenAIToolDefinition[];
+}
+
+export interface OpenAIToolSearchOutput {
+  type: "tool_search_output";
+  call_id: string;
+  execution: "client";
+  status: "completed";
+  tools: Array<OpenAIToolDefinition | OpenAINamespaceDefinition>;
+}
+
+export interface AnthropicSearchTool {
+  name: string;
+  description: string;
+  input_schema: { type: "object"; [key: string]: unknown };
+}
+
+/** A Messages `tool_use` content block (the SDK's ToolUseBlock fits). */
+export interface AnthropicToolUse {
+  type: "tool_use";
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export interface AnthropicToolResult {
+  type: "tool_result";
+  tool_use_id: string;
+  content: Array<{ type: "tool_reference"; tool_name: string } | { type: "text"; text: string }>;
+}
+
+export interface AnthropicToolDefinition {
+  name: string;
+  description?: string;
+  input_schema: { type: "object"; [key: string]: unknown };
+  defer_loading?: boolean;
+}
+
+/**
+ * Import the tools a Responses or Chat Completions request passes (an array,
+ * {tools: [...]}, JSON text or bytes) for client-executed tool search, in a
+ * fresh instance: each tool keeps its definition, and when any tool or
+ * namespace is marked defer_loading only the deferred ones are indexed.
+ * Rejects with ValidationError (invalid_catalog).
+ */
+export declare function fromOpenAITools(tools: unknown, options?: OpenOptions): Promise<ToolList>;
+/** fromOpenAITools for an Anthropic Messages tools list. */
+export declare function fromAnthropicTools(tools: unknown, options?: OpenOptions): Promise<ToolList>;
+/** fromOpenAITools for an MCP tools/list result or {servers: {...}}; every tool is indexed. */
+export declare function fromMCPTools(tools: unknown, options?: OpenOptions): Promise<ToolList>;

@@ -18,6 +18,7 @@ import {
   decodeText,
 } from "./src/runtime.js";
 import { EngineClosedError, validation } from "./src/errors.js";
+import { importTools, providerRaw, ops as providerOps } from "./src/provider.js";
 
 export {
   ToolsiftError,
@@ -112,6 +113,38 @@ export class Engine {
     return JSON.parse(decodeText(this.#live().info()));
   }
 
+  // -- provider tool search (docs/INTEGRATIONS.md) --------------------
+
+  /** The module's exact JSON answer to one provider request ({op, …}). */
+  providerRaw(request) {
+    return providerRaw(this.#live(), request);
+  }
+
+  /** The Responses `tool_search` tool to send (execution "client"). */
+  openAIToolSearchTool() {
+    return JSON.parse(this.providerRaw(providerOps.openAIToolSearchTool()));
+  }
+
+  /** The `tool_search_output` item answering a client-executed `tool_search_call` item. */
+  answerToolSearchCall(item, { budgetTokens = 0 } = {}) {
+    return JSON.parse(this.providerRaw(providerOps.answerToolSearchCall(item, budgetTokens)));
+  }
+
+  /** A Messages client-side search tool named `name` (default "tool_search"). */
+  anthropicSearchTool({ name = "" } = {}) {
+    return JSON.parse(this.providerRaw(providerOps.anthropicSearchTool(name)));
+  }
+
+  /** The `tool_result` block (tool_reference blocks) answering the search tool's `tool_use` block. */
+  answerToolUse(block, { budgetTokens = 0 } = {}) {
+    return JSON.parse(this.providerRaw(providerOps.answerToolUse(block, budgetTokens)));
+  }
+
+  /** Every indexed tool's definition in the shape of "openai" or "anthropic". */
+  definitions(provider) {
+    return JSON.parse(this.providerRaw(providerOps.definitions(provider)));
+  }
+
   /** Whether close() was called. */
   get closed() {
     return this.#inst === null;
@@ -177,4 +210,24 @@ export async function moduleVersion(options) {
   if (options?.wasm != null) return JSON.parse(decodeText(await oneShot((inst) => inst.version(), options)));
   if (versionCache === null) versionCache = JSON.parse(decodeText(await oneShot((inst) => inst.version())));
   return structuredClone(versionCache);
+}
+
+/**
+ * Import the tools a provider request passes (an array, {tools: [...]}, JSON
+ * text or bytes) for tool search, in a fresh instance: each tool keeps its
+ * definition, and when any is marked defer_loading only the deferred ones
+ * are indexed. Resolves to {snapshot, report, reportText, alwaysLoaded}.
+ */
+export async function fromOpenAITools(tools, options) {
+  return oneShot((inst) => importTools(inst, "openai", tools), options);
+}
+
+/** fromOpenAITools for an Anthropic Messages tools list. */
+export async function fromAnthropicTools(tools, options) {
+  return oneShot((inst) => importTools(inst, "anthropic", tools), options);
+}
+
+/** fromOpenAITools for an MCP tools/list result (or {servers: {...}}); every tool is indexed. */
+export async function fromMCPTools(tools, options) {
+  return oneShot((inst) => importTools(inst, "mcp", tools), options);
 }
