@@ -140,6 +140,8 @@ func appendOpenAIFunction(dst []byte, cat *catalog.Catalog, t *catalog.Tool) ([]
 	o.String("name", t.Identity.Name)
 	o.String("description", description(t))
 	o.Raw("parameters", inputSchema(t))
+	o.Key("strict") // null: the API uses strict mode when the schema allows it
+	o.Buf = append(o.Buf, "null"...)
 	o.Bool("defer_loading", true)
 	return o.End(), nil
 }

@@ -206,6 +206,9 @@ func decodeTool(object map[string]any, t *tally.Tally, forSearch bool) (native.T
 	}
 	native.ReadSchemaField(&tool, &f, "parameters")
 	if forSearch && f.Err == nil {
+		if kind == "function" {
+			definition = withNulls(definition, "parameters", "strict")
+		}
 		original, err := jsonw.AppendValue(nil, definition, false)
 		if err != nil {
 			f.Fail(err)
@@ -213,6 +216,30 @@ func decodeTool(object map[string]any, t *tally.Tally, forSearch bool) (native.T
 		tool.Original = original
 	}
 	return tool, deferred, f.Err
+}
+
+// withNulls returns the definition with each absent key set to null: a
+// Responses function tool states "parameters" and "strict" (null leaves
+// the choice to the API, as an absent key does), and the SDKs' types of a
+// tool_search_output require both.
+func withNulls(definition map[string]any, keys ...string) map[string]any {
+	var out map[string]any
+	for _, k := range keys {
+		if _, ok := definition[k]; ok {
+			continue
+		}
+		if out == nil { // copy: the input's map is not ours to change
+			out = make(map[string]any, len(definition)+len(keys))
+			for key, v := range definition {
+				out[key] = v
+			}
+		}
+		out[k] = nil
+	}
+	if out == nil {
+		return definition
+	}
+	return out
 }
 
 // lift turns a Chat Completions tool ({"type":"function","function":{…}})
