@@ -1,0 +1,113 @@
+package gateway_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolsift/toolsift/gateway"
+)
+
+// Clients search, inspect and call at once while the downstream server's
+// tool list flips between two catalogs: every answer comes whole from one
+// of the two (its hashes are one of the two pairs), a stale inspect or call
+// is refused with catalog_changed and nothing else fails. Run under the
+// race detector by make race.
+func TestConcurrentSearchInspectCallDuringSwaps(t *testing.T) {
+	relay := newChangingServer(t)
+	s := startGateway(t, []gateway.ServerConfig{relay.config()}, gateway.Options{Timeout: 10 * time.Second})
+	one := hashPair(s.g)
+	relay.add("beta", "Send a beta signal to the relay")
+	eventually(t, 10*time.Second, "first swap", func() bool { return hashPair(s.g) != one })
+	two := hashPair(s.g)
+	known := map[hashes]bool{one: true, two: true}
+
+	const clients, rounds, flips = 4, 25, 12
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	seen := map[hashes]int{}
+	refused := 0
+	for c := 0; c < clients; c++ {
+		cs := connect(t, s.g, nil)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < rounds; i++ {
+				h, stale, err := searchInspectCallOnce(cs)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				seen[h]++
+				refused += stale
+				mu.Unlock()
+			}
+		}()
+	}
+	go func() {
+		defer close(done)
+		for i := 0; i < flips; i++ {
+			if i%2 == 0 {
+				relay.server.RemoveTools("beta")
+			} else {
+				relay.add("beta", "Send a beta signal to the relay")
+			}
+			time.Sleep(25 * time.Millisecond)
+		}
+	}()
+	wg.Wait()
+	<-done
+	for h := range seen {
+		require.True(t, known[h], "an answer carried hashes of neither catalog: %v", h)
+	}
+	t.Logf("answers per catalog: %v; stale inspect/call refused with catalog_changed: %d", seen, refused)
+}
+
+func hashPair(g *gateway.Gateway) hashes {
+	source, surface := g.Hashes()
+	return hashes{source, surface}
+}
+
+// searchInspectCallOnce returns the search's hashes and how many of the
+// inspect and call that followed were refused as stale; any other failure
+// is an error.
+func searchInspectCallOnce(cs *mcp.ClientSession) (hashes, int, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_tools", Arguments: map[string]any{"query": "send an alpha signal", "limit": 1}})
+	if err != nil || r.IsError {
+		return hashes{}, 0, fmt.Errorf("search: %v %v", err, r)
+	}
+	var a searchAnswer
+	if err := json.Unmarshal([]byte(r.Content[0].(*mcp.TextContent).Text), &a); err != nil || len(a.Candidates) != 1 {
+		return hashes{}, 0, fmt.Errorf("search answer: %v %d", err, len(a.Candidates))
+	}
+	h := hashes{a.Catalog.SourceHash, a.Catalog.SurfaceHash}
+	stale := 0
+	for _, tool := range []string{"inspect_tool", "call_tool"} {
+		r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: h.args(map[string]any{"path": "relay.alpha"})})
+		if err != nil {
+			return h, stale, fmt.Errorf("%s: %v", tool, err)
+		}
+		if !r.IsError {
+			continue
+		}
+		var doc struct {
+			Error struct{ Reason string } `json:"error"`
+		}
+		_ = json.Unmarshal([]byte(r.Content[0].(*mcp.TextContent).Text), &doc)
+		if doc.Error.Reason != "catalog_changed" {
+			return h, stale, fmt.Errorf("%s: %s", tool, r.Content[0].(*mcp.TextContent).Text)
+		}
+		stale++
+	}
+	return h, stale, nil
+}
