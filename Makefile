@@ -20,7 +20,7 @@ VENV      ?= .venv
 
 SOAK      ?= 10m
 
-.PHONY: test vet fmt-check unit race wasm-check wasm python-test js-test search bench bench-micro fuzz soak quality
+.PHONY: test vet fmt-check unit race wasm-check wasm python-test js-test mcp-deps search bench bench-micro fuzz soak quality
 
 test: fmt-check vet wasm-check unit race python-test js-test
 
@@ -35,9 +35,9 @@ unit:
 	$(GO) test -count=1 ./...
 
 # The engine is immutable after construction and the host pools instances;
-# prove both under the race detector.
+# prove both under the race detector, and the gateway's swaps under load.
 race:
-	$(GO) test -count=1 -race -run 'Concurrent' ./core/engine/ ./hostapi/
+	$(GO) test -count=1 -race -run 'Concurrent' ./core/engine/ ./hostapi/ ./gateway/
 
 # The core must compile for the WASI module (no cgo, no os/exec, no file I/O),
 # and the committed module must be exactly what its sources build.
@@ -57,6 +57,11 @@ python-test:
 # (Debian's chromium at /usr/bin/chromium, or CHROMIUM_PATH; never a download).
 js-test:
 	cd bindings/js && npm ci --no-audit --no-fund && TOOLSIFT_GO_CHECK=1 npm test
+
+# The real MCP servers the gateway's tests start (pinned in
+# examples/mcp/package-lock.json); .ci/run installs them before make test.
+mcp-deps:
+	cd examples/mcp && npm ci --no-audit --no-fund
 
 # Rebuild wasm/toolsearch.wasm and wasm/exports.txt after changing the engine.
 wasm:

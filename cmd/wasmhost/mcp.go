@@ -60,6 +60,9 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		HostOptions: common.hostOptions(),
 	})
 	if err := g.Start(ctx); err != nil {
+		if ctx.Err() != nil {
+			return 0 // SIGINT or SIGTERM while starting: the children are stopped
+		}
 		return fail(stderr, stage("start the gateway", "", err))
 	}
 	defer g.Close()
