@@ -16,6 +16,7 @@ from ._errors import (
     ToolsiftError,
     ValidationError,
 )
+from .provider import ProviderEngine, ToolList, from_anthropic_tools, from_mcp_tools, from_openai_tools
 
 __version__ = "0.1.0"
 
@@ -28,5 +29,10 @@ __all__ = [
     "DiscoveryError",
     "InternalError",
     "EngineClosedError",
+    "ProviderEngine",
+    "ToolList",
+    "from_openai_tools",
+    "from_anthropic_tools",
+    "from_mcp_tools",
     "__version__",
 ]
