@@ -3,10 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -151,4 +154,109 @@ func listTools(t *testing.T, s gateway.ServerConfig) []*mcp.Tool {
 		tools = append(tools, tool)
 	}
 	return tools
+}
+
+// TestMCPLatency measures the gateway as a client sees it, over the real
+// stdio of a built wasmhost in front of the two npm servers: start-up (the
+// process started until its first search_tools answer), search_tools
+// latency, and what call_tool adds over calling the filesystem server
+// directly. It runs only with TOOLSIFT_MCP_BENCH=N (N calls of each kind);
+// docs/BENCHMARKS.md has its figures.
+func TestMCPLatency(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("TOOLSIFT_MCP_BENCH"))
+	if n <= 0 {
+		t.Skip("set TOOLSIFT_MCP_BENCH=N to measure")
+	}
+	root := t.TempDir()
+	file := filepath.Join(root, "notes.txt")
+	require.NoError(t, os.WriteFile(file, []byte("a line of text\n"), 0o644))
+	servers := npmServerConfigs(t, root)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "wasmhost")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	require.NoError(t, build.Run())
+	entries := map[string]any{}
+	for _, s := range servers {
+		entries[s.Name] = map[string]any{"command": s.Command, "args": s.Args}
+	}
+	data, _ := json.Marshal(map[string]any{"mcpServers": entries})
+	config := filepath.Join(dir, "servers.json")
+	require.NoError(t, os.WriteFile(config, data, 0o644))
+	ctx := context.Background()
+	var err error
+
+	// Start-up twice: with an empty compilation cache (the module is
+	// compiled) and then with the cache that run filled.
+	cache := filepath.Join(dir, "cache")
+	var gw *mcp.ClientSession
+	for _, run := range []string{"cold (module compiled)", "warm (compiled module cached)"} {
+		if gw != nil {
+			gw.Close()
+		}
+		began := time.Now()
+		gw, err = mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).
+			Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin, "mcp", "--config", config, "--cache-dir", cache)}, nil)
+		require.NoError(t, err)
+		first, err := gw.CallTool(ctx, &mcp.CallToolParams{Name: "search_tools", Arguments: map[string]any{"query": "read a file"}})
+		require.NoError(t, err)
+		require.False(t, first.IsError)
+		t.Logf("start-up to the first search_tools answer, %s: %s", run, time.Since(began).Round(time.Millisecond))
+	}
+	defer gw.Close()
+
+	queries := []string{"read the contents of a text file", "add two numbers", "list a directory with sizes", "echo a message",
+		"move or rename a file", "get a tiny image", "search files matching a pattern", "toggle simulated logging"}
+	var answer searchAnswerHashes
+	searches := make([]time.Duration, 0, n)
+	for i := 0; i < n; i++ {
+		start := time.Now()
+		r, err := gw.CallTool(ctx, &mcp.CallToolParams{Name: "search_tools", Arguments: map[string]any{"query": queries[i%len(queries)]}})
+		searches = append(searches, time.Since(start))
+		require.NoError(t, err)
+		require.False(t, r.IsError)
+		if i == 0 {
+			require.NoError(t, json.Unmarshal([]byte(r.Content[0].(*mcp.TextContent).Text), &answer))
+		}
+	}
+	t.Logf("search_tools over stdio, %d calls: %s", n, percentiles(searches))
+
+	direct, err := mcp.NewClient(&mcp.Implementation{Name: "bench-direct", Version: "1"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}).
+		Connect(ctx, &mcp.CommandTransport{Command: exec.Command(servers[1].Command, servers[1].Args...)}, nil)
+	require.NoError(t, err)
+	defer direct.Close()
+	viaGateway := make([]time.Duration, 0, n)
+	straight := make([]time.Duration, 0, n)
+	args := map[string]any{"path": file}
+	for i := 0; i < n; i++ {
+		start := time.Now()
+		r, err := direct.CallTool(ctx, &mcp.CallToolParams{Name: "read_text_file", Arguments: args})
+		straight = append(straight, time.Since(start))
+		require.NoError(t, err)
+		require.False(t, r.IsError)
+		start = time.Now()
+		r, err = gw.CallTool(ctx, &mcp.CallToolParams{Name: "call_tool", Arguments: map[string]any{"path": "filesystem.read_text_file",
+			"arguments": args, "source_hash": answer.Catalog.SourceHash, "surface_hash": answer.Catalog.SurfaceHash}})
+		viaGateway = append(viaGateway, time.Since(start))
+		require.NoError(t, err)
+		require.False(t, r.IsError, r.Content[0].(*mcp.TextContent).Text)
+	}
+	t.Logf("read_text_file direct, %d calls: %s", n, percentiles(straight))
+	t.Logf("read_text_file through call_tool, %d calls: %s", n, percentiles(viaGateway))
+	p := func(d []time.Duration, q int) time.Duration { return d[(len(d)-1)*q/100] }
+	t.Logf("added by the gateway: p50 %s, p99 %s", p(viaGateway, 50)-p(straight, 50), p(viaGateway, 99)-p(straight, 99))
+}
+
+type searchAnswerHashes struct {
+	Catalog struct {
+		SourceHash  string `json:"source_hash"`
+		SurfaceHash string `json:"surface_hash"`
+	} `json:"catalog"`
+}
+
+// percentiles sorts d and formats its p50, p90 and p99.
+func percentiles(d []time.Duration) string {
+	slices.Sort(d)
+	at := func(q int) time.Duration { return d[(len(d)-1)*q/100].Round(time.Microsecond) }
+	return fmt.Sprintf("p50 %s, p90 %s, p99 %s, max %s", at(50), at(90), at(99), d[len(d)-1].Round(time.Microsecond))
 }
