@@ -13,6 +13,7 @@ import (
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/profile"
+	"github.com/toolsift/toolsift/internal/release"
 	"github.com/toolsift/toolsift/testdata"
 	"github.com/toolsift/toolsift/wasm"
 )
@@ -65,7 +66,7 @@ func TestABIEndToEnd(t *testing.T) {
 	a := newABI(t)
 	status, version := a.result(a.call("toolsift_version"))
 	require.Equal(t, byte(0), status)
-	require.JSONEq(t, `{"abi":1,"module":"toolsift","snapshot_format":4,"profiles":["dws-v1","generic-v1","generic-v2"],"formats":["dws","toolsift","mcp","openai","anthropic","beir"]}`, string(version))
+	require.JSONEq(t, `{"abi":1,"module":"toolsift","version":"`+release.Version+`","snapshot_format":4,"profiles":["dws-v1","generic-v1","generic-v2"],"formats":["dws","toolsift","mcp","openai","anthropic","beir"]}`, string(version))
 
 	fp, fn := a.in([]byte("dws"))
 	cp, cn := a.in(testdata.DWSCatalog)

@@ -24,6 +24,7 @@ import (
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
+	"github.com/toolsift/toolsift/internal/release"
 )
 
 // ABIVersion is the version of ../ABI.md this module implements.
@@ -102,7 +103,7 @@ func free(ptr uint32) {
 //go:wasmexport toolsift_version
 func version() uint64 {
 	return guard(func(out []byte) ([]byte, *wire.Error) {
-		out = fmt.Appendf(out, `{"abi":%d,"module":"toolsift","snapshot_format":%d,"profiles":`, ABIVersion, snapshot.FormatVersion)
+		out = fmt.Appendf(out, `{"abi":%d,"module":"toolsift","version":%q,"snapshot_format":%d,"profiles":`, ABIVersion, release.Version, snapshot.FormatVersion)
 		out = jsonw.AppendStrings(out, profile.Names(), false)
 		out = append(out, `,"formats":`...)
 		out = jsonw.AppendStrings(out, importer.Formats(), false)

@@ -34,6 +34,7 @@ commands:
   search     rank the catalog's tools for a query (tool-search.v1)
   inspect    show one tool's compact spec, checked against the catalog hashes (schema-inspect.v1)
   info       what the engine serves: catalog hashes, tool count, profile, sizes
+  version    the module's version: release, ABI, snapshot format, profiles, catalog formats (also --version)
 
 search flags:
   --query Q              the task in natural language (Chinese or English)
@@ -62,6 +63,7 @@ const SPECS = {
   },
   inspect: { snapshot: "string", path: "string", "expected-source-hash": "string", "expected-surface-hash": "string", "request-json": "string" },
   info: { snapshot: "string" },
+  version: {},
 };
 
 /** Go flag-style parsing: -name or --name, "value" or "=value"; records which were given. */
@@ -345,17 +347,25 @@ async function cmdInfo({ values: a }) {
   return 0;
 }
 
-const COMMANDS = { search: cmdSearch, inspect: cmdInspect, info: cmdInfo };
+// The module's toolsift_version, compact: the bytes wasmhost --version and
+// the Python CLI print.
+async function cmdVersion() {
+  await writeOut(process.stdout, JSON.stringify(await moduleVersion()) + "\n");
+  return 0;
+}
+
+const COMMANDS = { search: cmdSearch, inspect: cmdInspect, info: cmdInfo, version: cmdVersion };
 
 export async function main(argv) {
   const [command, ...rest] = argv;
   if (command === undefined) { process.stderr.write(USAGE); return 2; }
   if (["-h", "-help", "--help", "help"].includes(command)) { process.stdout.write(USAGE); return 0; }
-  const run = COMMANDS[command];
+  const name = ["-version", "--version"].includes(command) ? "version" : command;
+  const run = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!run) { process.stderr.write(`toolsift: unknown command ${JSON.stringify(command)}\n\n${USAGE}`); return 2; }
   let parsed;
   try {
-    parsed = parseFlags(SPECS[command], rest);
+    parsed = parseFlags(SPECS[name], rest);
   } catch (exc) {
     if (!(exc instanceof UsageError)) throw exc;
     if (exc.message === "") { process.stdout.write(USAGE); return 0; }

@@ -229,3 +229,14 @@ test("error lines and exit codes are byte-identical to wasmhost", { skip: goChec
     assert.equal(js.stderr.toString("utf8"), go.stderr.toString("utf8"), args.join(" "));
   }
 });
+
+test("--version and version print the module's version line, byte-identical to wasmhost", { skip: goCheck }, () => {
+  const pkg = JSON.parse(readFileSync(path.join(PKG, "package.json"), "utf8"));
+  for (const args of [["--version"], ["version"], ["-version"]]) {
+    const go = goCLI(args, "");
+    const js = run(args, "");
+    assert.equal(js.status, 0, js.stderr.toString());
+    assert.equal(js.stdout.toString("utf8"), go.stdout.toString("utf8"), args.join(" "));
+    assert.equal(JSON.parse(js.stdout.toString("utf8")).version, pkg.version);
+  }
+});

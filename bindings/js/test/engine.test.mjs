@@ -2,6 +2,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import path from "node:path";
 import * as toolsift from "../index.js";
 import { open, buildSnapshot, moduleVersion, ToolsiftError, ValidationError, DiscoveryError, InternalError, EngineClosedError } from "../index.js";
@@ -247,4 +248,18 @@ test("a build that runs out of memory is the typed catalog_too_large, not a raw 
     assert.match(err.message, /memory limit of 4096 MiB/);
     return true;
   });
+});
+
+test("the npm tarball carries the licences, the README and the metadata", () => {
+  const packed = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: PKG, encoding: "utf8" });
+  assert.equal(packed.status, 0, packed.stderr);
+  const files = new Set(JSON.parse(packed.stdout)[0].files.map((f) => f.path));
+  for (const f of ["LICENSE", "README.md", "data-licenses/dws/LICENSE", "data-licenses/dws/NOTICE", "toolsearch.wasm", "dws.snap", "package.json"]) {
+    assert.ok(files.has(f), `${f} is not in the tarball`);
+  }
+  assert.equal(readFileSync(path.join(PKG, "LICENSE"), "utf8"), readFileSync(path.join(REPO, "LICENSE"), "utf8"));
+  const pj = JSON.parse(readFileSync(path.join(PKG, "package.json"), "utf8"));
+  assert.equal(pj.license, "Apache-2.0");
+  assert.match(pj.repository.url, /github\.com\/toolsift\/toolsift/);
+  assert.ok(pj.keywords.length > 0);
 });

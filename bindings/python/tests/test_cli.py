@@ -141,3 +141,16 @@ def test_internal_errors_are_one_line(monkeypatch, capsysbinary) -> None:  # typ
         out, err = capsysbinary.readouterr()
         assert out == b"" and err.count(b"\n") == 1
         assert json.loads(err)["error"]["reason"] == reason
+
+
+def test_version() -> None:
+    """--version and version print the module's version JSON on one compact
+    line (the bytes wasmhost --version prints), with exit 0 and no command."""
+    for args in (["--version"], ["version"]):
+        proc = _run(args, b"")
+        assert proc.returncode == 0, proc.stderr
+        line = proc.stdout.decode()
+        assert line.endswith("\n") and line.count("\n") == 1 and ", " not in line
+        version = json.loads(line)
+        assert version == toolsift.module_version()
+        assert version["version"] == toolsift.__version__

@@ -24,7 +24,7 @@ def test_packaged_files_are_byte_identical() -> None:
 
 def test_module_version() -> None:
     assert toolsift.module_version() == {
-        "abi": 1, "module": "toolsift", "snapshot_format": 4, "profiles": ["dws-v1", "generic-v1", "generic-v2"],
+        "abi": 1, "module": "toolsift", "version": toolsift.__version__, "snapshot_format": 4, "profiles": ["dws-v1", "generic-v1", "generic-v2"],
         "formats": ["dws", "toolsift", "mcp", "openai", "anthropic", "beir"],
     }
 
@@ -171,3 +171,27 @@ def test_build_snapshot_too_large_for_the_memory_limit() -> None:
     assert caught.value.reason == "catalog_too_large"
     assert caught.value.code == 3
     assert "memory limit of 48 MiB" in str(caught.value)
+
+
+def test_wheel_metadata(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The wheel a user installs carries the SPDX licence, the licence files
+    (the code's and the bundled DWS data's), the project URLs and the shared
+    release number."""
+    import subprocess
+    import sys
+    import zipfile
+
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(REPO / "bindings" / "python")],
+                   check=True, timeout=300, cwd=tmp_path)
+    (wheel,) = tmp_path.glob("toolsift-*.whl")
+    with zipfile.ZipFile(wheel) as z:
+        info = f"toolsift-{toolsift.__version__}.dist-info"
+        names = set(z.namelist())
+        for licence in ("LICENSE", "src/toolsift/data-licenses/dws/LICENSE", "src/toolsift/data-licenses/dws/NOTICE"):
+            assert f"{info}/licenses/{licence}" in names
+        assert z.read(f"{info}/licenses/LICENSE") == (REPO / "LICENSE").read_bytes()
+        metadata = z.read(f"{info}/METADATA").decode()
+    assert "License-Expression: Apache-2.0" in metadata
+    assert f"Version: {toolsift.__version__}" in metadata
+    assert "Project-URL: Homepage, https://github.com/toolsift/toolsift" in metadata
+    assert "Requires-Python: >=3.10" in metadata

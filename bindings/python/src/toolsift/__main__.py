@@ -25,7 +25,7 @@ import stat
 import sys
 from typing import Any, BinaryIO, Dict, List, Optional, Sequence, Set
 
-from ._engine import Engine
+from ._engine import Engine, module_version
 from ._errors import ToolsiftError, host_failure, validation
 
 #: wire.MaxRequestBytes: the most a request may hold.
@@ -256,9 +256,33 @@ class _Tracking(argparse.Action):
             setattr(namespace, self.dest, values)
 
 
+def _cmd_version(args: argparse.Namespace, given: Set[str]) -> int:
+    # The module's toolsift_version, compact: the bytes wasmhost --version
+    # and the Node CLI print (release, ABI, snapshot format, profiles, formats).
+    sys.stdout.write(json.dumps(module_version(), separators=(",", ":")) + "\n")
+    return 0
+
+
+class _Version(argparse.Action):
+    """--version: answered before a command is required, as wasmhost does."""
+
+    def __init__(self, option_strings, dest, **kwargs):  # type: ignore[no-untyped-def]
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+        try:
+            code = _cmd_version(namespace, set())
+        except ToolsiftError as err:
+            code = _print_error(err)
+        parser.exit(code)
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m toolsift", description="toolsift tool search (WebAssembly module on wasmtime)")
+    p.add_argument("--version", action=_Version, help="print the module's version JSON and exit")
     sub = p.add_subparsers(dest="command", required=True)
+    v = sub.add_parser("version", help="the module's version: release, ABI, snapshot format, profiles, catalog formats")
+    v.set_defaults(func=_cmd_version)
 
     def common(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--snapshot", default=None, help="snapshot file to serve (default: the built-in DWS snapshot)")
