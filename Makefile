@@ -22,7 +22,7 @@ SOAK      ?= 10m
 
 .PHONY: test vet fmt-check unit race wasm-check wasm python-test js-test mcp-deps search bench bench-micro fuzz soak quality
 
-test: fmt-check vet wasm-check unit race python-test js-test
+test: fmt-check vet wasm-check unit race python-test js-test readme-check
 
 fmt-check:
 	@out="$$(gofmt -l cmd core catalogs hostapi wasm testdata 2>/dev/null)"; \
@@ -62,6 +62,11 @@ js-test:
 # examples/mcp/package-lock.json); .ci/run installs them before make test.
 mcp-deps:
 	cd examples/mcp && npm ci --no-audit --no-fund
+
+# Every shell block of README.md, run in a fresh clone of the committed HEAD
+# (what a new user copies; a block marked readme-check: skip says why not).
+readme-check:
+	$(PYTHON) .ci/readme_check.py
 
 # Rebuild wasm/toolsearch.wasm and wasm/exports.txt after changing the engine.
 wasm:

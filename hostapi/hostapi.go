@@ -114,8 +114,10 @@ func Open(ctx context.Context, snapshot []byte, opts ...Option) (*Engine, error)
 // instance (or, if none is idle and fewer than MaxInstances exist, a new one:
 // an instantiation plus a snapshot open, which proceeds even if the caller's
 // context ends first so the pool still fills), a copy of the request into
-// the instance and of the response out of it, and the search itself (about
-// 1.5 ms for a typical Chinese query on DWS). A request over
+// the instance and of the response out of it, and the search itself (on
+// DWS: a median of 105 µs over the 1,149 intent queries of make bench, and
+// 261 µs for BenchmarkWasmSearchChineseQuery's one query; docs/BENCHMARKS.md
+// says when and how each was measured). A request over
 // wire.MaxRequestBytes (64 KiB) is refused by the host with the module's own
 // validation error (request_too_large) before anything is copied in.
 func (e *Engine) Search(ctx context.Context, request []byte) ([]byte, error) {

@@ -140,8 +140,9 @@ func withWASICallObserver(observe func(name string)) Option {
 // and the call returns an error wrapping ctx.Err().
 //
 // Cost: the module is compiled with a termination check in every loop, which
-// makes each search 5.4x to 6x slower (a DWS search goes from about 0.26 ms
-// to 1.5 ms; building the DWS snapshot from 4 s to 20 s), and the compiled code
+// makes each search 5.4x to 6x slower (BenchmarkWasmSearchChineseQuery went
+// from 261 µs to 1,494 µs, docs/BENCHMARKS.md "Deadlines"; building the DWS
+// snapshot from 4 s to 20 s), and the compiled code
 // is cached separately from the default build.
 //
 // Without it (the default) a module whose call's context ends is stopped at
