@@ -24,6 +24,10 @@ export interface SearchRequest {
   effects?: Effect[];
   /** Never these canonical paths. */
   exclude_canonical?: string[];
+  /** Pattern mode instead of a query (query must then be ""): an RE2 regular
+   * expression, case-insensitive, over tool names, descriptions and parameter
+   * names and descriptions (docs/INTEGRATIONS.md). */
+  pattern?: string;
 }
 
 /** A schema-inspect.v1 request: both hashes come from the search response's `catalog`. */

@@ -44,6 +44,9 @@ func (e *Engine) Search(request wire.SearchRequest) (*wire.SearchResponse, error
 // answer is Search that also appends the response's wire bytes to dst (the
 // byte budget check produces them anyway).
 func (e *Engine) answer(request wire.SearchRequest, dst []byte) (*wire.SearchResponse, []byte, *wire.Error) {
+	if request.Pattern != "" {
+		return e.searchPattern(request, dst)
+	}
 	if len(request.Subqueries) > 0 {
 		return e.searchDecomposed(request, dst)
 	}
@@ -474,7 +477,8 @@ func (e *Engine) finalize(r *wire.SearchResponse, dst []byte) (*wire.SearchRespo
 	if r.Abstained && r.Hint == "" && r.ExactFiltered == nil {
 		r.Hint = e.profile.AbstainHint
 	}
-	if !r.Abstained && len(r.Candidates) > 0 && !e.hasStrongMatch(r.Candidates) {
+	// A pattern's match is exact by construction: never weak.
+	if !r.Abstained && len(r.Candidates) > 0 && r.Strategy != wire.StrategyPattern && !e.hasStrongMatch(r.Candidates) {
 		r.WeakMatch = true
 		if r.Hint == "" {
 			r.Hint = e.profile.WeakMatchHint

@@ -28,6 +28,14 @@ func (e *Engine) validate(r wire.SearchRequest) (query, *wire.Error) {
 	if problem := e.unsafeText(q.text); problem != "" {
 		return query{}, wire.Validation("dangerous_query_unicode", "the query contains "+problem)
 	}
+	return e.validateFilters(q, r)
+}
+
+// validateFilters checks and normalizes what a query request and a pattern
+// request share: invalid_limit → invalid_candidate_limit →
+// dangerous_filter_unicode → invalid_effect → unknown_product.
+func (e *Engine) validateFilters(q query, r wire.SearchRequest) (query, *wire.Error) {
+	q.limit, q.candidateLimit = r.Limit, r.CandidateLimit
 	if q.limit < 0 || q.limit > wire.MaxLimit {
 		return query{}, wire.Validation("invalid_limit", fmt.Sprintf("limit must be between 1 and %d (0 means %d)", wire.MaxLimit, wire.DefaultLimit))
 	}

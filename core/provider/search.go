@@ -22,6 +22,10 @@ type arguments struct {
 	Limit      int      `json:"limit"`
 	Namespaces []string `json:"namespaces"`
 	Effects    []string `json:"effects"`
+	// Pattern, instead of query, is the engine's pattern mode (RE2,
+	// case-insensitive): the schema does not offer it, but a caller who
+	// describes it to the model in its own tool gets it answered.
+	Pattern string `json:"pattern"`
 }
 
 // decodeArguments reads the model's arguments: a JSON object, or a string
@@ -49,6 +53,7 @@ func decodeArguments(raw json.RawMessage) (wire.SearchRequest, error) {
 		Limit:      a.Limit,
 		ProductIDs: a.Namespaces,
 		Effects:    a.Effects,
+		Pattern:    a.Pattern,
 	}, nil
 }
 

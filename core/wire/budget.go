@@ -13,6 +13,7 @@ const (
 	MaxSummaryRunes       = 256     // title and agent_summary in a reference
 	MaxResponseBytes      = 8 << 10 // compact JSON plus one newline
 	MaxRequestBytes       = 64 << 10
+	MaxPatternBytes       = 256 // a pattern request's regular expression
 )
 
 // Wire versions.

@@ -21,6 +21,10 @@ type SearchRequest struct {
 	ProductIDs       []string `json:"product_ids,omitempty"`
 	Effects          []string `json:"effects,omitempty"`
 	ExcludeCanonical []string `json:"exclude_canonical,omitempty"`
+	// Pattern, instead of Query, selects tools by a regular expression
+	// (RE2 syntax, case-insensitive) over their names, descriptions and
+	// parameter names and descriptions: see the engine's pattern mode.
+	Pattern string `json:"pattern,omitempty"`
 }
 
 // DecodeSearchRequest strictly decodes one tool-search.v1 request: at most
@@ -64,6 +68,8 @@ func decodeSearchRequest(data []byte) (SearchRequest, *Error) {
 			d.stringsValue(&r.Effects)
 		case d.fieldIs("exclude_canonical"):
 			d.stringsValue(&r.ExcludeCanonical)
+		case d.fieldIs("pattern"):
+			d.stringValue(&r.Pattern)
 		default:
 			d.unknownField()
 		}
@@ -79,6 +85,7 @@ type SearchResponse struct {
 	Version       string
 	Catalog       catalog.VersionRef
 	Query         string
+	Pattern       string // a pattern request's pattern, written after query; "" otherwise
 	Subqueries    []string
 	Strategy      string
 	Candidates    []ToolReference // encoded as [] when empty, never null
@@ -95,6 +102,7 @@ const (
 	StrategyExactFiltered           = "exact_filtered"
 	StrategyDecomposedRoundRobin    = "decomposed_round_robin"
 	StrategyDecomposedExactFiltered = "decomposed_exact_filtered"
+	StrategyPattern                 = "pattern"
 )
 
 // ExactFiltered says why a query that named a tool exactly got no candidate:
@@ -165,6 +173,10 @@ func (r *SearchResponse) AppendJSON(dst []byte) ([]byte, error) {
 	dst = jsonw.AppendString(dst, r.Catalog.SurfaceHash, true)
 	dst = append(dst, `},"query":`...)
 	dst = jsonw.AppendString(dst, r.Query, true)
+	if r.Pattern != "" {
+		dst = append(dst, `,"pattern":`...)
+		dst = jsonw.AppendString(dst, r.Pattern, true)
+	}
 	if len(r.Subqueries) > 0 {
 		dst = append(dst, `,"subqueries":`...)
 		dst = jsonw.AppendStrings(dst, r.Subqueries, true)
