@@ -194,8 +194,7 @@ func (g *Gateway) ServeStdio(ctx context.Context, r io.ReadCloser, w io.WriteClo
 // server and engine. The SDK refuses requests to a loopback address that
 // carry another Host header (DNS rebinding).
 func (g *Gateway) HTTPHandler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.server },
-		&mcp.StreamableHTTPOptions{Logger: g.log})
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.server }, nil)
 }
 
 // ServerStatus is one downstream server's state, as the status lines of

@@ -19,9 +19,10 @@ import (
 func (g *Gateway) newServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "toolsift-gateway", Title: "toolsift MCP gateway", Version: Version}, &mcp.ServerOptions{
 		Instructions: instructions,
-		Logger:       g.log,
-		// No logging capability (the SDK's default); tools with
-		// list_changed, which --expose found uses.
+		// No SDK logger: the gateway logs what it does itself, and the
+		// SDK's "server run cancelled" error on every normal shutdown
+		// would only mislead. No logging capability (the SDK's default);
+		// tools with list_changed, which --expose found uses.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})
 	s.AddTool(searchToolsTool, g.searchTools)
