@@ -102,9 +102,10 @@ func (f *engineFlags) snapshotBytes(ctx context.Context) ([]byte, error) {
 	return dwscatalog.Snapshot(), nil
 }
 
-// maxSnapshotFileBytes caps what --snapshot reads: no snapshot format limit
-// is defined, and an instance cannot open one near its memory limit anyway
-// (4 GiB at most; hostapi refuses a snapshot that does not fit).
+// maxSnapshotFileBytes caps what --snapshot and --catalog/--in read: no
+// snapshot format limit is defined, and an instance cannot open one near its
+// memory limit anyway (4 GiB at most; hostapi refuses a snapshot that does
+// not fit); a catalog of the documented 131,072 tools is far smaller.
 const maxSnapshotFileBytes = 1 << 30
 
 // storedSnapshot reads --snapshot, which was given: an empty path is refused
@@ -118,48 +119,55 @@ func (f *engineFlags) storedSnapshot() ([]byte, error) {
 	return readSnapshotFile(f.snapshot)
 }
 
-func readSnapshotFile(path string) ([]byte, error) {
+func readSnapshotFile(path string) ([]byte, error) { return readInputFile("snapshot", path) }
+
+// readInputFile reads the file a flag names (kind "snapshot" or "catalog"):
+// a regular file of at most maxSnapshotFileBytes, refused before it is read
+// otherwise (/dev/zero would be read until memory ran out, and opening a FIFO
+// blocks until someone writes to it), with reasons read_<kind>_failed and
+// <kind>_too_large.
+func readInputFile(kind, path string) ([]byte, error) {
 	// Stat first: opening a FIFO would block until someone writes to it.
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, stage("read snapshot", "read_snapshot_failed", err)
+		return nil, stage("read "+kind, "read_"+kind+"_failed", err)
 	}
-	if err := regularSnapshot(path, st); err != nil {
+	if err := regularInput(kind, path, st); err != nil {
 		return nil, err
 	}
 	file, err := os.Open(path)
 	if err != nil {
-		return nil, stage("read snapshot", "read_snapshot_failed", err)
+		return nil, stage("read "+kind, "read_"+kind+"_failed", err)
 	}
 	defer file.Close()
 	if st, err = file.Stat(); err != nil { // the file opened, which may not be the one stat saw
-		return nil, stage("read snapshot", "read_snapshot_failed", err)
+		return nil, stage("read "+kind, "read_"+kind+"_failed", err)
 	}
-	if err := regularSnapshot(path, st); err != nil {
+	if err := regularInput(kind, path, st); err != nil {
 		return nil, err
 	}
 	data, err := io.ReadAll(io.LimitReader(file, maxSnapshotFileBytes+1))
 	if err != nil {
-		return nil, stage("read snapshot", "read_snapshot_failed", err)
+		return nil, stage("read "+kind, "read_"+kind+"_failed", err)
 	}
 	if len(data) > maxSnapshotFileBytes { // it grew while being read
-		return nil, snapshotTooLarge(path)
+		return nil, inputTooLarge(kind, path)
 	}
 	return data, nil
 }
 
-func regularSnapshot(path string, st os.FileInfo) error {
+func regularInput(kind, path string, st os.FileInfo) error {
 	switch {
 	case !st.Mode().IsRegular():
-		return wire.Validation("read_snapshot_failed", fmt.Sprintf("read snapshot: %s is not a regular file (%s)", path, fileKind(st.Mode())))
+		return wire.Validation("read_"+kind+"_failed", fmt.Sprintf("read %s: %s is not a regular file (%s)", kind, path, fileKind(st.Mode())))
 	case st.Size() > maxSnapshotFileBytes:
-		return snapshotTooLarge(path)
+		return inputTooLarge(kind, path)
 	}
 	return nil
 }
 
-func snapshotTooLarge(path string) error {
-	return wire.Validation("snapshot_too_large", fmt.Sprintf("read snapshot: %s is larger than %d bytes", path, maxSnapshotFileBytes))
+func inputTooLarge(kind, path string) error {
+	return wire.Validation(kind+"_too_large", fmt.Sprintf("read %s: %s is larger than %d bytes", kind, path, maxSnapshotFileBytes))
 }
 
 func fileKind(mode os.FileMode) string {
@@ -227,7 +235,7 @@ func buildSnapshotReporting(ctx context.Context, engineName, format, path string
 	phases.begin("read")
 	data, err := readCatalog(format, path)
 	if err != nil {
-		return nil, nil, stage("read catalog", "read_catalog_failed", err)
+		return nil, nil, err
 	}
 	if engineName == "wasm" && options == (importer.Options{}) {
 		phases.begin("import, index and encode in the module")
@@ -292,21 +300,23 @@ func defaultCacheDir() string {
 
 // readCatalog reads the bytes the importer of format takes. A DWS dump
 // directory becomes one JSON object of file name → content, the form the
-// module accepts besides a .tar.gz.
+// module accepts besides a .tar.gz. Failures are typed (read_catalog_failed,
+// catalog_too_large).
 func readCatalog(format, path string) ([]byte, error) {
+	failed := func(err error) error { return stage("read catalog", "read_catalog_failed", err) }
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return nil, failed(err)
 	}
 	if !st.IsDir() {
-		return os.ReadFile(path)
+		return readInputFile("catalog", path)
 	}
 	if format != dws.Format {
-		return nil, fmt.Errorf("%s is a directory; a %s catalog is one file", path, format)
+		return nil, failed(fmt.Errorf("%s is a directory; a %s catalog is one file", path, format))
 	}
 	files, err := dws.FilesFromFS(os.DirFS(path))
 	if err != nil {
-		return nil, err
+		return nil, failed(err)
 	}
 	bundle := map[string]json.RawMessage{}
 	for name, data := range files {

@@ -118,11 +118,6 @@ func TestEmptySnapshotPathIsRefused(t *testing.T) {
 	} {
 		code, stdout, stderr := runCLI(t, "", args...)
 		require.Empty(t, stdout, args)
-		if args[0] == "eval" { // eval's errors are its own (plain text, exit 1)
-			require.Equal(t, 1, code, "%v: %s", args, stderr)
-			require.Contains(t, stderr, "invalid_snapshot_path")
-			continue
-		}
 		require.Equal(t, 3, code, "%v: %s", args, stderr)
 		requireErrorLine(t, stderr, 3, "invalid_snapshot_path")
 	}
@@ -161,6 +156,66 @@ func TestSnapshotReadIsBounded(t *testing.T) {
 	require.NoError(t, os.WriteFile(good, testdata.DWSSnapshot, 0o644))
 	code, _, stderr := runCLI(t, "", "search", "--engine", "native", "--snapshot", good, "--query", "q")
 	require.Equal(t, 0, code, stderr)
+}
+
+// TestCatalogReadIsBounded: --catalog (search, eval) and --in (snapshot
+// build) are read as --snapshot is: a device, a FIFO or a file over the cap
+// is refused before it is read, with a typed error line (they used to be
+// read whole: /dev/zero until memory ran out).
+func TestCatalogReadIsBounded(t *testing.T) {
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "huge.json")
+	f, err := os.Create(huge)
+	require.NoError(t, err)
+	require.NoError(t, f.Truncate(maxSnapshotFileBytes+1)) // sparse: costs no disk
+	require.NoError(t, f.Close())
+	cases := []struct{ path, reason, says string }{
+		{"/dev/zero", "read_catalog_failed", "character device"},
+		{huge, "catalog_too_large", "larger than"},
+		{filepath.Join(dir, "missing.json"), "read_catalog_failed", "no such file"},
+	}
+	for _, c := range fifoCase(t, dir) {
+		cases = append(cases, struct{ path, reason, says string }{c.path, "read_catalog_failed", c.says})
+	}
+	queries := filepath.Join(dir, "q.jsonl")
+	require.NoError(t, os.WriteFile(queries, []byte(`{"_id":"1","text":"q"}`+"\n"), 0o644))
+	for _, c := range cases {
+		for _, args := range [][]string{
+			{"search", "--catalog", c.path, "--format", "mcp", "--query", "q"},
+			{"snapshot", "build", "--in", c.path, "--format", "mcp", "-o", filepath.Join(dir, "o.snap")},
+			{"snapshot", "build", "--engine", "wasm", "--in", c.path, "--format", "mcp", "-o", filepath.Join(dir, "o.snap")},
+			{"eval", "--catalog", c.path, "--format", "mcp", "--queries", queries, "--qrels", queries},
+		} {
+			code, _, stderr := runCLI(t, "", args...)
+			require.Equal(t, 3, code, "%v: %s", args, stderr)
+			requireErrorLine(t, stderr, 3, c.reason)
+			require.Contains(t, stderr, c.says, args)
+		}
+	}
+}
+
+// TestEvalErrorsAreOneJSONLine: eval's failures print as every command's do
+// (they were plain text with exit 1); bad flags stay usage text, exit 2.
+func TestEvalErrorsAreOneJSONLine(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.jsonl")
+	require.NoError(t, os.WriteFile(bad, []byte(`{"x":1}`+"\n"), 0o644))
+	corpus := filepath.Join("..", "..", "testdata", "bench", "metatool", "sample.jsonl")
+	for _, c := range []struct {
+		args   []string
+		reason string
+	}{
+		{[]string{"eval", "--corpus", corpus, "--queries", filepath.Join(dir, "missing.jsonl"), "--qrels", bad}, "read_queries_failed"},
+		{[]string{"eval", "--corpus", corpus, "--queries", bad, "--qrels", bad}, "invalid_queries"},
+		{[]string{"eval", "--snapshot", filepath.Join(dir, "missing.snap"), "--dws-proxy"}, "read_snapshot_failed"},
+	} {
+		code, stdout, stderr := runCLI(t, "", c.args...)
+		require.Empty(t, stdout, c.args)
+		require.Equal(t, 3, code, "%v: %s", c.args, stderr)
+		requireErrorLine(t, stderr, 3, c.reason)
+	}
+	code, _, stderr := runCLI(t, "", "eval", "--k", "x", "--dws-proxy")
+	require.Equal(t, 2, code, stderr)
 }
 
 // TestBatchAnswersBlankLines: output line n answers input line n, blank

@@ -104,8 +104,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	for _, p := range runs {
 		snap, original, heldOut, buildMS, err := evalSnapshot(&common, p, *dwsProxy)
 		if err != nil {
-			fmt.Fprintf(stderr, "wasmhost eval: %v\n", err)
-			return 1
+			return fail(stderr, err)
 		}
 		if err := func() error {
 			engine, err := common.openBytes(ctx, snap)
@@ -138,8 +137,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 			benchmarks = append(benchmarks, r)
 			return nil
 		}(); err != nil {
-			fmt.Fprintf(stderr, "wasmhost eval: %v\n", err)
-			return 1
+			return fail(stderr, err)
 		}
 	}
 	if *asJSON {
@@ -204,12 +202,12 @@ func evalSnapshot(f *engineFlags, p *profile.Profile, holdOut bool) (snap []byte
 	if f.catalog != "" {
 		data, err := readCatalog(f.format, f.catalog)
 		if err != nil {
-			return nil, nil, false, nil, fmt.Errorf("read catalog: %w", err)
+			return nil, nil, false, nil, err
 		}
 		start = time.Now()
 		imported, own, err := importer.Import(f.format, data)
 		if err != nil {
-			return nil, nil, false, nil, fmt.Errorf("import catalog: %w", err)
+			return nil, nil, false, nil, stage("import catalog", "invalid_catalog", err)
 		}
 		cat = imported
 		if p == nil {
@@ -410,23 +408,25 @@ type benchmarkReport struct {
 }
 
 func evalBenchmark(ctx context.Context, engine backend, cat *catalog.Catalog, queriesPath, qrelsPath string, ks []int, label string) (*benchmarkReport, error) {
+	// The benchmark's files are the caller's input: a missing or malformed
+	// one is a validation error naming the file, not the host's failure.
 	queriesFile, err := os.Open(queriesPath)
 	if err != nil {
-		return nil, err
+		return nil, stage("read queries", "read_queries_failed", err)
 	}
 	defer queriesFile.Close()
 	queries, err := quality.ReadQueries(queriesFile)
 	if err != nil {
-		return nil, err
+		return nil, stage("read queries "+queriesPath, "invalid_queries", err)
 	}
 	qrelsFile, err := os.Open(qrelsPath)
 	if err != nil {
-		return nil, err
+		return nil, stage("read qrels", "read_qrels_failed", err)
 	}
 	defer qrelsFile.Close()
 	judgements, err := quality.ReadQrels(qrelsFile)
 	if err != nil {
-		return nil, err
+		return nil, stage("read qrels "+qrelsPath, "invalid_qrels", err)
 	}
 
 	info := engine.Info()
