@@ -188,3 +188,81 @@ func (in *instance) providerExport(name string) (interface {
 	}
 	return fn, nil
 }
+
+// ToolSession remembers which tools one conversation has loaded, under
+// which catalog generation, so that each answer loads only new tools,
+// within caps on the loaded set (by default 64 tools and 128 KiB of
+// definitions). The state lives in the module's answers
+// (core/provider/session.go); a ToolSession only carries it from one call
+// to the next. It is not safe for concurrent use (a conversation is
+// sequential).
+type ToolSession struct {
+	state json.RawMessage
+
+	// CatalogChanged says whether the last answer found the catalog changed
+	// under the conversation (the loaded set then started again).
+	CatalogChanged bool
+	// AlreadyLoaded and OverCap list the last answer's found tools that it
+	// left out: loaded before, or beyond the caps.
+	AlreadyLoaded, OverCap []string
+}
+
+// NewToolSession starts a conversation's state; 0 means the default cap.
+func NewToolSession(maxTools, maxBytes int) *ToolSession {
+	state, _ := json.Marshal(map[string]int{"max_tools": maxTools, "max_bytes": maxBytes})
+	if maxTools == 0 && maxBytes == 0 {
+		state = json.RawMessage(`{}`)
+	}
+	return &ToolSession{state: state}
+}
+
+// AnswerToolSearchCall is Engine.AnswerToolSearchCall loading only the
+// tools this conversation has not loaded yet.
+func (s *ToolSession) AnswerToolSearchCall(ctx context.Context, e *Engine, item []byte, budgetTokens int) ([]byte, error) {
+	return s.answer(ctx, e, map[string]any{"op": "answer_tool_search_call", "item": json.RawMessage(item), "budget_tokens": budgetTokens})
+}
+
+// AnswerToolUse is Engine.AnswerToolUse referencing only the tools this
+// conversation has not loaded yet.
+func (s *ToolSession) AnswerToolUse(ctx context.Context, e *Engine, block []byte, budgetTokens int) ([]byte, error) {
+	return s.answer(ctx, e, map[string]any{"op": "answer_tool_use", "block": json.RawMessage(block), "budget_tokens": budgetTokens})
+}
+
+// Loaded lists the canonical paths of the tools loaded so far, in the order
+// they were loaded.
+func (s *ToolSession) Loaded() []string {
+	var st struct {
+		Loaded []struct {
+			Path string `json:"path"`
+		} `json:"loaded"`
+	}
+	_ = json.Unmarshal(s.state, &st)
+	out := make([]string, 0, len(st.Loaded))
+	for _, l := range st.Loaded {
+		out = append(out, l.Path)
+	}
+	return out
+}
+
+// State is the session's JSON state, to store with the conversation.
+func (s *ToolSession) State() json.RawMessage { return s.state }
+
+func (s *ToolSession) answer(ctx context.Context, e *Engine, request map[string]any) ([]byte, error) {
+	request["session"] = s.state
+	out, err := e.provider(ctx, request)
+	if err != nil {
+		return nil, err
+	}
+	var a struct {
+		Output         json.RawMessage `json:"output"`
+		Session        json.RawMessage `json:"session"`
+		CatalogChanged bool            `json:"catalog_changed"`
+		AlreadyLoaded  []string        `json:"already_loaded"`
+		OverCap        []string        `json:"over_cap"`
+	}
+	if err := json.Unmarshal(out, &a); err != nil {
+		return nil, abiErrorf("toolsift_provider session answer: %v", err)
+	}
+	s.state, s.CatalogChanged, s.AlreadyLoaded, s.OverCap = a.Session, a.CatalogChanged, a.AlreadyLoaded, a.OverCap
+	return a.Output, nil
+}

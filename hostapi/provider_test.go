@@ -141,3 +141,25 @@ func TestProviderMethods(t *testing.T) {
 	require.True(t, errors.As(err, &typed))
 	require.Equal(t, "invalid_catalog", typed.Reason)
 }
+
+// A session through the module: the second identical search loads nothing.
+func TestToolSession(t *testing.T) {
+	requireProviderExports(t)
+	ctx := context.Background()
+	tools, err := os.ReadFile(filepath.Join(providerDir, "anthropic-tools.json"))
+	require.NoError(t, err)
+	list, err := FromAnthropicTools(ctx, tools)
+	require.NoError(t, err)
+	e := openSnapshot(t, list.Snapshot)
+	s := NewToolSession(0, 0)
+	block := []byte(`{"type":"tool_use","id":"toolu_1","name":"tool_search","input":{"query":"slack"}}`)
+	first, err := s.AnswerToolUse(ctx, e, block, 0)
+	require.NoError(t, err)
+	require.Contains(t, string(first), "tool_reference")
+	require.Equal(t, []string{"tools.slack_post_message", "tools.slack_search_messages"}, s.Loaded())
+	second, err := s.AnswerToolUse(ctx, e, block, 0)
+	require.NoError(t, err)
+	require.NotContains(t, string(second), "tool_reference")
+	require.Equal(t, s.Loaded(), s.AlreadyLoaded)
+	require.False(t, s.CatalogChanged)
+}

@@ -357,3 +357,32 @@ export declare function fromOpenAITools(tools: unknown, options?: OpenOptions): 
 export declare function fromAnthropicTools(tools: unknown, options?: OpenOptions): Promise<ToolList>;
 /** fromOpenAITools for an MCP tools/list result or {servers: {...}}; every tool is indexed. */
 export declare function fromMCPTools(tools: unknown, options?: OpenOptions): Promise<ToolList>;
+
+/**
+ * Which tools one conversation has loaded, under which catalog generation:
+ * each answer loads only tools not loaded yet, within caps on the loaded set
+ * (defaults 64 tools, 128 KiB of definitions), and says when the catalog
+ * changed under the conversation (the loaded set then starts again).
+ */
+export declare class ToolSession {
+  constructor(options?: { maxTools?: number; maxBytes?: number; state?: ToolSessionState | null });
+  /** The state to store with the conversation (pass it back as options.state). */
+  state: ToolSessionState;
+  /** Whether the last answer found the catalog changed. */
+  catalogChanged: boolean;
+  /** The last answer's found tools left out: loaded before, or beyond the caps. */
+  alreadyLoaded: string[];
+  overCap: string[];
+  /** Canonical paths loaded so far, in load order. */
+  readonly loaded: string[];
+  answerToolSearchCall(engine: Engine, item: OpenAIToolSearchCall | string, options?: BudgetOptions): OpenAIToolSearchOutput;
+  answerToolUse(engine: Engine, block: AnthropicToolUse | string, options?: BudgetOptions): AnthropicToolResult;
+}
+
+export interface ToolSessionState {
+  source_hash?: string;
+  surface_hash?: string;
+  max_tools?: number;
+  max_bytes?: number;
+  loaded?: Array<{ path: string; bytes: number }>;
+}

@@ -20,6 +20,8 @@ import {
 import { EngineClosedError, validation } from "./src/errors.js";
 import { importTools, providerRaw, ops as providerOps } from "./src/provider.js";
 
+export { ToolSession } from "./src/provider.js";
+
 export {
   ToolsiftError,
   ValidationError,

@@ -44,6 +44,12 @@ type toolUse struct {
 // expand them into (an exact-name query finds that tool alone). With none
 // found the content is one text block saying so.
 func AnswerToolUse(dst []byte, e *engine.Engine, block []byte, budget int) ([]byte, error) {
+	return answerToolUse(dst, e, block, budget, nil)
+}
+
+// answerToolUse is AnswerToolUse that, with a session, references only the
+// tools the session has not loaded, within its caps, and records them.
+func answerToolUse(dst []byte, e *engine.Engine, block []byte, budget int, s *session) ([]byte, error) {
 	var use toolUse
 	if err := json.Unmarshal(block, &use); err != nil {
 		return dst, wire.Validation("invalid_block", "tool_use block: "+err.Error())
@@ -63,19 +69,35 @@ func AnswerToolUse(dst []byte, e *engine.Engine, block []byte, budget int) ([]by
 		return dst, err
 	}
 	cat := e.Catalog()
+	size := func(t *catalog.Tool) (int, error) {
+		b, err := appendAnthropicTool(nil, cat, t)
+		return len(b), err
+	}
+	matched := len(tools)
+	tools = s.fresh(e, tools)
 	kept, _, err := withinBudget(tools, budget, func(dst []byte, kept []*catalog.Tool) ([]byte, error) {
 		return appendAnthropicTools(dst, cat, kept)
-	})
+	}, s.allow(size))
 	if err != nil {
 		return dst, err
 	}
+	if err := s.record(kept, size); err != nil {
+		return dst, err
+	}
+	start := len(dst)
 	o := jsonw.StartObject(dst, true)
 	o.String("type", "tool_result")
 	o.String("tool_use_id", use.ID)
 	o.Key("content")
 	if len(kept) == 0 {
-		o.Buf = append(o.Buf, `[{"type":"text","text":"No deferred tool matched the search."}]`...)
-		return o.End(), nil
+		text := "No deferred tool matched the search."
+		if matched > 0 {
+			text = "The matching tools are already loaded or do not fit the budget."
+		}
+		o.Buf = append(o.Buf, `[{"type":"text","text":`...)
+		o.Buf = jsonw.AppendString(o.Buf, text, true)
+		o.Buf = append(o.Buf, `}]`...)
+		return s.wrap(o.End(), start), nil
 	}
 	o.Buf = append(o.Buf, '[')
 	for i, t := range kept {
@@ -88,7 +110,7 @@ func AnswerToolUse(dst []byte, e *engine.Engine, block []byte, budget int) ([]by
 		o.Buf = ref.End()
 	}
 	o.Buf = append(o.Buf, ']')
-	return o.End(), nil
+	return s.wrap(o.End(), start), nil
 }
 
 // anthropicName is the name a tool has in an Anthropic tools list: its own

@@ -40,6 +40,12 @@ type toolSearchCall struct {
 // inside one namespace entry, placed where its best member ranks), as many
 // as fit budget tokens.
 func AnswerToolSearchCall(dst []byte, e *engine.Engine, item []byte, budget int) ([]byte, error) {
+	return answerToolSearchCall(dst, e, item, budget, nil)
+}
+
+// answerToolSearchCall is AnswerToolSearchCall that, with a session, loads
+// only the tools the session has not, within its caps, and records them.
+func answerToolSearchCall(dst []byte, e *engine.Engine, item []byte, budget int, s *session) ([]byte, error) {
 	var call toolSearchCall
 	if err := json.Unmarshal(item, &call); err != nil {
 		return dst, wire.Validation("invalid_item", "tool_search_call item: "+err.Error())
@@ -61,12 +67,21 @@ func AnswerToolSearchCall(dst []byte, e *engine.Engine, item []byte, budget int)
 		return dst, err
 	}
 	cat := e.Catalog()
-	_, rendered, err := withinBudget(tools, budget, func(dst []byte, kept []*catalog.Tool) ([]byte, error) {
+	size := func(t *catalog.Tool) (int, error) {
+		b, err := appendOpenAIFunction(nil, cat, t)
+		return len(b), err
+	}
+	tools = s.fresh(e, tools)
+	kept, rendered, err := withinBudget(tools, budget, func(dst []byte, kept []*catalog.Tool) ([]byte, error) {
 		return appendOpenAITools(dst, cat, kept)
-	})
+	}, s.allow(size))
 	if err != nil {
 		return dst, err
 	}
+	if err := s.record(kept, size); err != nil {
+		return dst, err
+	}
+	start := len(dst)
 	o := jsonw.StartObject(dst, true)
 	o.String("type", "tool_search_output")
 	o.String("call_id", call.CallID)
@@ -74,7 +89,7 @@ func AnswerToolSearchCall(dst []byte, e *engine.Engine, item []byte, budget int)
 	o.String("status", "completed")
 	o.Key("tools")
 	o.Buf = append(o.Buf, rendered...)
-	return o.End(), nil
+	return s.wrap(o.End(), start), nil
 }
 
 // appendOpenAITools appends the JSON array of tools' Responses definitions:

@@ -65,6 +65,11 @@ type Request struct {
 	Name string `json:"name,omitempty"`
 	// Provider is the shape of Definitions: "openai" or "anthropic".
 	Provider string `json:"provider,omitempty"`
+	// Session is a conversation's state (session.go; {} starts one): the
+	// answer then loads only tools not loaded yet, within the session's
+	// caps, and comes as {"output","session","catalog_changed",
+	// "already_loaded","over_cap"}.
+	Session json.RawMessage `json:"session,omitempty"`
 }
 
 // Do decodes one request (compact or not, at most wire.MaxRequestBytes)
@@ -90,16 +95,22 @@ func Do(dst []byte, e *engine.Engine, request []byte) ([]byte, error) {
 			out = OpenAIToolSearchTool(dst, e)
 		}
 	case OpAnswerToolSearchCall:
-		if err = only("item", "budget_tokens"); err == nil {
-			out, err = AnswerToolSearchCall(dst, e, r.Item, budget)
+		var s *session
+		if err = only("item", "budget_tokens", "session"); err == nil {
+			if s, err = sessionOf(r.Session, e); err == nil {
+				out, err = answerToolSearchCall(dst, e, r.Item, budget, s)
+			}
 		}
 	case OpAnthropicSearchTool:
 		if err = only("name"); err == nil {
 			out, err = AnthropicSearchTool(dst, e, r.Name)
 		}
 	case OpAnswerToolUse:
-		if err = only("block", "budget_tokens"); err == nil {
-			out, err = AnswerToolUse(dst, e, r.Block, budget)
+		var s *session
+		if err = only("block", "budget_tokens", "session"); err == nil {
+			if s, err = sessionOf(r.Session, e); err == nil {
+				out, err = answerToolUse(dst, e, r.Block, budget, s)
+			}
 		}
 	case OpDefinitions:
 		if err = only("provider"); err == nil {
@@ -115,6 +126,14 @@ func Do(dst []byte, e *engine.Engine, request []byte) ([]byte, error) {
 		return dst, err
 	}
 	return out, nil
+}
+
+// sessionOf decodes a request's session, nil when it has none.
+func sessionOf(raw json.RawMessage, e *engine.Engine) (*session, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	return decodeSession(raw, e)
 }
 
 func budgetOf(tokens int) (int, error) {
@@ -138,6 +157,7 @@ func onlyFields(r *Request, allowed ...string) error {
 		{"budget_tokens", r.BudgetTokens != 0},
 		{"name", r.Name != ""},
 		{"provider", r.Provider != ""},
+		{"session", len(r.Session) > 0},
 	}
 	for _, p := range present {
 		if !p.set {

@@ -51,7 +51,10 @@ var calls = []string{
 	`{"op":"answer_tool_use","block":{"type":"tool_use","id":"toolu_3","name":"tool_search","input":{"query":"search","limit":4}},"budget_tokens":150}`,
 	`{"op":"answer_tool_use","block":{"type":"tool_use","id":"toolu_4","name":"tool_search","input":{"query":"zzzz qqqq"}}}`,
 	`{"op":"answer_tool_use","block":{"type":"tool_use","id":"toolu_5","name":"tool_search","input":{"pattern":"^(slack|github)_"}}}`,
+	`{"op":"answer_tool_search_call","item":{"type":"tool_search_call","call_id":"call_s1","arguments":{"query":"customer email"}},"session":{}}`,
+	`{"op":"answer_tool_use","block":{"type":"tool_use","id":"toolu_s1","name":"tool_search","input":{"query":"slack"}},"session":{"max_tools":1}}`,
 	// refusals
+	`{"op":"answer_tool_use","block":{"type":"tool_use","id":"toolu_x","name":"tool_search","input":{"query":"slack"}},"session":{"max_bytes":-5}}`,
 	`{"op":"answer_tool_use","block":{"type":"tool_use","id":"toolu_x","name":"tool_search","input":{"pattern":"(a)\\1"}}}`,
 	`{"op":"answer_tool_search_call","item":{"type":"function_call","call_id":"call_x","arguments":{"query":"x"}}}`,
 	`{"op":"answer_tool_search_call","item":{"type":"tool_search_call","call_id":"call_x","execution":"server","arguments":{"query":"x"}}}`,

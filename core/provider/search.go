@@ -142,8 +142,9 @@ func searchToolDescription(cat *catalog.Catalog) string {
 // while the array stays at most budget tokens (bytes/4, rounded up). The
 // first tool that does not fit ends the list, so that what is loaded is
 // always a prefix of the ranking (a lower-ranked tool never stands in for
-// a better one that was too large).
-func withinBudget(tools []*catalog.Tool, budget int, render func(dst []byte, kept []*catalog.Tool) ([]byte, error)) ([]*catalog.Tool, []byte, error) {
+// a better one that was too large). allow, when not nil, may refuse a
+// prefix too (a session's caps).
+func withinBudget(tools []*catalog.Tool, budget int, render func(dst []byte, kept []*catalog.Tool) ([]byte, error), allow func(kept []*catalog.Tool) (bool, error)) ([]*catalog.Tool, []byte, error) {
 	out, err := render(nil, nil)
 	if err != nil {
 		return nil, nil, err
@@ -153,7 +154,13 @@ func withinBudget(tools []*catalog.Tool, budget int, render func(dst []byte, kep
 		if err != nil {
 			return nil, nil, err
 		}
-		if tokens(len(rendered)) > budget {
+		fits := tokens(len(rendered)) <= budget
+		if fits && allow != nil {
+			if fits, err = allow(tools[:n]); err != nil {
+				return nil, nil, err
+			}
+		}
+		if !fits {
 			return tools[:n-1], out, nil
 		}
 		out = rendered

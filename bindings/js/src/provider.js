@@ -71,3 +71,44 @@ export const ops = {
   answerToolUse: (block, budgetTokens) => request("answer_tool_use", { block: jsonValue(block, "block"), budget_tokens: budgetTokens }),
   definitions: (provider) => request("definitions", { provider }),
 };
+
+/**
+ * Which tools one conversation has loaded, under which catalog generation:
+ * each answer loads only new tools, within caps on the loaded set (by
+ * default 64 tools and 128 KiB of definitions). The state is the module's
+ * (core/provider/session.go); this only carries it between calls.
+ */
+export class ToolSession {
+  constructor({ maxTools = 0, maxBytes = 0, state = null } = {}) {
+    this.state = state ?? request("", { max_tools: maxTools, max_bytes: maxBytes });
+    delete this.state.op;
+    this.catalogChanged = false;
+    this.alreadyLoaded = [];
+    this.overCap = [];
+  }
+
+  /** Canonical paths of the tools loaded so far, in load order. */
+  get loaded() {
+    return (this.state.loaded ?? []).map((l) => l.path);
+  }
+
+  /** engine.answerToolSearchCall, loading only tools not loaded yet. */
+  answerToolSearchCall(engine, item, { budgetTokens = 0 } = {}) {
+    return this.#answer(engine, ops.answerToolSearchCall(item, budgetTokens));
+  }
+
+  /** engine.answerToolUse, referencing only tools not loaded yet. */
+  answerToolUse(engine, block, { budgetTokens = 0 } = {}) {
+    return this.#answer(engine, ops.answerToolUse(block, budgetTokens));
+  }
+
+  #answer(engine, req) {
+    req.session = this.state;
+    const a = JSON.parse(engine.providerRaw(req));
+    this.state = a.session;
+    this.catalogChanged = a.catalog_changed;
+    this.alreadyLoaded = a.already_loaded;
+    this.overCap = a.over_cap;
+    return a.output;
+  }
+}

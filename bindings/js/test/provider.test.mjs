@@ -140,7 +140,11 @@ test("every golden answer has the shape index.d.ts declares", () => {
   let checked = 0;
   for (const g of lines) {
     if (!g.response) continue;
-    const out = JSON.parse(g.response);
+    let out = JSON.parse(g.response);
+    if (g.request.session) {
+      assert.deepEqual(Object.keys(out), ["output", "session", "catalog_changed", "already_loaded", "over_cap"]);
+      out = out.output;
+    }
     switch (g.request.op) {
       case "answer_tool_search_call":
         assert.equal(out.type, "tool_search_output");
@@ -166,4 +170,27 @@ test("every golden answer has the shape index.d.ts declares", () => {
     checked++;
   }
   assert.ok(checked > 40);
+});
+
+test("ToolSession loads each tool once and notices a changed catalog", { skip }, async () => {
+  const { ToolSession } = await import("../index.js");
+  const openai = await open((await fromOpenAITools(readJSON("openai-tools.json"))).snapshot);
+  const anthropic = await open((await fromAnthropicTools(readJSON("anthropic-tools.json"))).snapshot);
+  try {
+    const session = new ToolSession({ maxTools: 4 });
+    const call = (id) => ({ type: "tool_search_call", call_id: id, arguments: { query: "customer email", limit: 3 } });
+    const first = session.answerToolSearchCall(openai, call("c1"));
+    assert.equal(first.call_id, "c1");
+    assert.equal(session.loaded.length, 3);
+    const again = session.answerToolSearchCall(openai, call("c2"));
+    assert.deepEqual(again.tools, []);
+    assert.deepEqual(session.alreadyLoaded, session.loaded);
+    const resumed = new ToolSession({ state: structuredClone(session.state) });
+    resumed.answerToolUse(anthropic, { type: "tool_use", id: "t1", name: "tool_search", input: { query: "slack" } });
+    assert.equal(resumed.catalogChanged, true);
+    assert.ok(resumed.loaded.every((p) => !session.loaded.includes(p)));
+  } finally {
+    openai.close();
+    anthropic.close();
+  }
 });

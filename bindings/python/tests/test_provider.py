@@ -121,6 +121,9 @@ def test_every_golden_answer_fits_the_sdk_types() -> None:
             continue
         out = json.loads(g["response"])
         op = g["request"]["op"]
+        if "session" in g["request"]:
+            assert list(out) == ["output", "session", "catalog_changed", "already_loaded", "over_cap"]
+            out = out["output"]
         if op == "answer_tool_search_call":
             validate_param(ResponseInputItemParam, out)
             model = ResponseToolSearchOutputItemParam.model_validate(out)
@@ -226,3 +229,18 @@ def test_always_loaded_and_refusals() -> None:
         with pytest.raises(toolsift.ValidationError) as info:
             e.answer_tool_use("{not json")
         assert info.value.reason == "invalid_request_json"
+
+
+def test_tool_session() -> None:
+    with toolsift.from_openai_tools(DIR / "openai-tools.json").open() as openai, toolsift.from_anthropic_tools(DIR / "anthropic-tools.json").open() as anthropic:
+        session = toolsift.ToolSession(max_tools=4)
+        call = lambda i: {"type": "tool_search_call", "call_id": i, "arguments": {"query": "customer email", "limit": 3}}  # noqa: E731
+        first = session.answer_tool_search_call(openai, call("c1"))
+        validate_param(ResponseInputItemParam, first)
+        assert len(session.loaded) == 3
+        again = session.answer_tool_search_call(openai, call("c2"))
+        assert again["tools"] == [] and session.already_loaded == session.loaded
+        resumed = toolsift.ToolSession(state=json.loads(json.dumps(session.state)))
+        resumed.answer_tool_use(anthropic, {"type": "tool_use", "id": "t1", "name": "tool_search", "input": {"query": "slack"}})
+        assert resumed.catalog_changed
+        assert not set(resumed.loaded) & set(session.loaded)

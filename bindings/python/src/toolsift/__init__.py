@@ -16,7 +16,7 @@ from ._errors import (
     ToolsiftError,
     ValidationError,
 )
-from .provider import ProviderEngine, ToolList, from_anthropic_tools, from_mcp_tools, from_openai_tools
+from .provider import ProviderEngine, ToolList, ToolSession, from_anthropic_tools, from_mcp_tools, from_openai_tools
 
 __version__ = "0.1.0"
 
@@ -31,6 +31,7 @@ __all__ = [
     "EngineClosedError",
     "ProviderEngine",
     "ToolList",
+    "ToolSession",
     "from_openai_tools",
     "from_anthropic_tools",
     "from_mcp_tools",

@@ -28,6 +28,7 @@ from ._runtime import DEFAULT_MEMORY_LIMIT, MAX_REQUEST_BYTES, Instance, runtime
 __all__ = [
     "ToolList",
     "ProviderEngine",
+    "ToolSession",
     "from_openai_tools",
     "from_anthropic_tools",
     "from_mcp_tools",
@@ -218,3 +219,46 @@ class ProviderEngine(Engine):
         """Every indexed tool's definition in the shape of ``"openai"`` or
         ``"anthropic"`` (for Anthropic: the deferred tools the request must list)."""
         return self._answer("definitions", provider=provider)  # type: ignore[no-any-return]
+
+
+class ToolSession:
+    """Which tools one conversation has loaded, under which catalog
+    generation: each answer loads only tools not loaded yet, within caps on
+    the loaded set (by default 64 tools and 128 KiB of definitions), and
+    ``catalog_changed`` says when the catalog changed under the conversation
+    (the loaded set then starts again). The state is the module's
+    (core/provider/session.go); this only carries it between calls. Not
+    thread-safe: a conversation is sequential."""
+
+    def __init__(self, *, max_tools: int = 0, max_bytes: int = 0, state: Optional[Dict[str, Any]] = None) -> None:
+        if state is None:
+            state = {k: v for k, v in (("max_tools", max_tools), ("max_bytes", max_bytes)) if v}
+        #: The JSON state to store with the conversation (pass it back as ``state``).
+        self.state: Dict[str, Any] = state
+        self.catalog_changed = False
+        #: The last answer's found tools left out: loaded before, or beyond the caps.
+        self.already_loaded: List[str] = []
+        self.over_cap: List[str] = []
+
+    @property
+    def loaded(self) -> List[str]:
+        """Canonical paths loaded so far, in load order."""
+        return [entry["path"] for entry in self.state.get("loaded", [])]
+
+    def answer_tool_search_call(self, engine: ProviderEngine, item: Item, *, budget_tokens: int = 0) -> Dict[str, Any]:
+        """:meth:`ProviderEngine.answer_tool_search_call`, loading only new tools."""
+        return self._answer(engine, "answer_tool_search_call", item=item, budget_tokens=budget_tokens)
+
+    def answer_tool_use(self, engine: ProviderEngine, block: Item, *, budget_tokens: int = 0) -> Dict[str, Any]:
+        """:meth:`ProviderEngine.answer_tool_use`, referencing only new tools."""
+        return self._answer(engine, "answer_tool_use", block=block, budget_tokens=budget_tokens)
+
+    def _answer(self, engine: ProviderEngine, op: str, **members: Any) -> Dict[str, Any]:
+        request = json.loads(_request(op, **members))
+        request["session"] = self.state
+        answer = json.loads(engine.provider_raw(request))
+        self.state = answer["session"]
+        self.catalog_changed = answer["catalog_changed"]
+        self.already_loaded = answer["already_loaded"]
+        self.over_cap = answer["over_cap"]
+        return answer["output"]  # type: ignore[no-any-return]
