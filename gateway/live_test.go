@@ -110,7 +110,7 @@ func TestServerExitRestarts(t *testing.T) {
 	require.Equal(t, "wiped", text(t, r, 0))
 
 	r = call(t, s.client, "call_tool", first.args(map[string]any{"path": "b.crash"}))
-	require.True(t, r.IsError, "a call whose server died answers an error")
+	require.Equal(t, "downstream_error", errorReason(t, r), "a call whose server died answers an error")
 
 	eventually(t, 5*time.Second, "b's tools leave the catalog", func() bool {
 		for _, st := range s.g.Status() {
