@@ -82,6 +82,8 @@ func TestPatternRefusals(t *testing.T) {
 		{wire.SearchRequest{Pattern: `slack(?=_)`}, "invalid_pattern"},
 		{wire.SearchRequest{Pattern: `(?<!x)slack`}, "invalid_pattern"},
 		{wire.SearchRequest{Pattern: `a{1001}`}, "invalid_pattern"},
+		{wire.SearchRequest{Pattern: `a*+`}, "invalid_pattern"},
+		{wire.SearchRequest{Pattern: `(?>a)`}, "invalid_pattern"},
 		{wire.SearchRequest{Pattern: `[`}, "invalid_pattern"},
 		{wire.SearchRequest{Pattern: strings.Repeat("a", wire.MaxPatternBytes+1)}, "pattern_too_long"},
 		{wire.SearchRequest{Pattern: "sl\u202eack"}, "dangerous_pattern_unicode"},
