@@ -2,7 +2,9 @@ package gateway
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -156,8 +158,12 @@ func (d *downstream) serve(ctx context.Context, session *mcp.ClientSession, done
 				return err
 			}
 			d.mu.Lock()
+			same := sameTools(d.tools, tools)
 			d.tools = tools
 			d.mu.Unlock()
+			if same {
+				continue // a list_changed that changed nothing (some servers send one right after initialize)
+			}
 			d.log.Info("tools changed", "tools", len(tools))
 			d.changed()
 		}
@@ -185,6 +191,14 @@ func (d *downstream) list(ctx context.Context, session *mcp.ClientSession) ([]*m
 		}
 		cursor = result.NextCursor
 	}
+}
+
+// sameTools reports whether two tool lists are the same, as the catalog
+// would see them.
+func sameTools(a, b []*mcp.Tool) bool {
+	x, errX := json.Marshal(a)
+	y, errY := json.Marshal(b)
+	return errX == nil && errY == nil && bytes.Equal(x, y)
 }
 
 // timedOut names the timeout when ctx's deadline is what failed err.
