@@ -386,3 +386,13 @@ export interface ToolSessionState {
   max_bytes?: number;
   loaded?: Array<{ path: string; bytes: number }>;
 }
+
+/**
+ * A search callback for the Vercel AI SDK's `toolSearch({ search })`: the
+ * engine's ranking of the deferred tools, as names. Without `engine` it
+ * indexes the names and descriptions the SDK passes (once per distinct set).
+ */
+export declare function aiSDKToolSearch(options?: { engine?: Engine; limit?: number }): (args: {
+  query: string;
+  tools: Array<{ name: string; description?: string }>;
+}) => Promise<string[]>;

@@ -21,6 +21,7 @@ import { EngineClosedError, validation } from "./src/errors.js";
 import { importTools, providerRaw, ops as providerOps } from "./src/provider.js";
 
 export { ToolSession } from "./src/provider.js";
+export { aiSDKToolSearch } from "./src/provider-aisdk.js";
 
 export {
   ToolsiftError,
