@@ -396,3 +396,15 @@ export declare function aiSDKToolSearch(options?: { engine?: Engine; limit?: num
   query: string;
   tools: Array<{ name: string; description?: string }>;
 }) => Promise<string[]>;
+
+/** Options for the OpenAI Agents SDK's `toolSearchTool`: client execution
+ * answered by the engine (our description and parameters, an `execute` hook
+ * returning the agent's tools the engine loads, in rank order). */
+export declare function agentsToolSearch(engine: Engine, options?: BudgetOptions): {
+  execution: "client";
+  description: string;
+  parameters: { [key: string]: unknown };
+  execute: (args: { availableTools: Array<{ name?: string }>; toolCall: { call_id?: string | null; callId?: string | null; id?: string; arguments?: unknown } }) => any[];
+};
+/** The OpenAI function definitions of an agent's function tools (name, description, parameters, strict, defer_loading), for fromOpenAITools. */
+export declare function agentsToolDefinitions(tools: ReadonlyArray<{ type: string; name?: string; description?: string; parameters?: unknown; strict?: boolean; deferLoading?: boolean }>): OpenAIFunctionDefinition[];

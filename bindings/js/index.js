@@ -22,6 +22,7 @@ import { importTools, providerRaw, ops as providerOps } from "./src/provider.js"
 
 export { ToolSession } from "./src/provider.js";
 export { aiSDKToolSearch } from "./src/provider-aisdk.js";
+export { agentsToolSearch, agentsToolDefinitions } from "./src/provider-agents.js";
 
 export {
   ToolsiftError,
