@@ -102,7 +102,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	var benchmarks []*benchmarkReport
 	var proxies []*proxyReport
 	for _, p := range runs {
-		snap, original, heldOut, buildMS, err := evalSnapshot(&common, p, *dwsProxy)
+		snap, original, heldOut, buildMS, skipped, err := evalSnapshot(&common, p, *dwsProxy)
 		if err != nil {
 			return fail(stderr, err)
 		}
@@ -134,6 +134,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 				return err
 			}
 			r.BuildMS = buildMS
+			r.Skipped = skipped
 			benchmarks = append(benchmarks, r)
 			return nil
 		}(); err != nil {
@@ -196,19 +197,23 @@ func lookupProfile(name string) (*profile.Profile, error) {
 // catalog without its use_when sentences (heldOut reports it): they are the
 // proxy's queries, and indexed they would be found by copying (generic-v2
 // would score R@1 99%).
-func evalSnapshot(f *engineFlags, p *profile.Profile, holdOut bool) (snap []byte, original *catalog.Catalog, heldOut bool, buildMS *float64, err error) {
+func evalSnapshot(f *engineFlags, p *profile.Profile, holdOut bool) (snap []byte, original *catalog.Catalog, heldOut bool, buildMS *float64, skipped []importer.SkippedTool, err error) {
 	var cat *catalog.Catalog
 	start := time.Now()
 	if f.catalog != "" {
 		data, err := readCatalog(f.format, f.catalog)
 		if err != nil {
-			return nil, nil, false, nil, err
+			return nil, nil, false, nil, nil, err
 		}
 		start = time.Now()
-		imported, own, err := importer.Import(f.format, data)
+		// As snapshot build does by default: a tool that does not import
+		// (two names equal but for case, say) is skipped and listed, not
+		// the end of the evaluation; a skipped judged tool shows as missing.
+		imported, own, report, err := importer.ImportWith(f.format, data, importer.Options{})
 		if err != nil {
-			return nil, nil, false, nil, stage("import catalog", "invalid_catalog", err)
+			return nil, nil, false, nil, nil, stage("import catalog", "invalid_catalog", err)
 		}
+		skipped = report.Skipped
 		cat = imported
 		if p == nil {
 			p = own
@@ -218,16 +223,16 @@ func evalSnapshot(f *engineFlags, p *profile.Profile, holdOut bool) (snap []byte
 		if f.snapshot != "" || f.snapshotSet {
 			var err error
 			if stored, err = f.storedSnapshot(); err != nil {
-				return nil, nil, false, nil, err
+				return nil, nil, false, nil, nil, err
 			}
 		}
 		body, werr := snapshot.Decode(stored)
 		if werr != nil {
-			return nil, nil, false, nil, werr
+			return nil, nil, false, nil, nil, werr
 		}
 		cat = &body.Catalog
 		if p == nil && !(holdOut && indexesUseWhen(body.Profile)) {
-			return stored, cat, false, nil, nil
+			return stored, cat, false, nil, nil, nil
 		}
 		start = time.Now()
 		if p == nil {
@@ -241,9 +246,9 @@ func evalSnapshot(f *engineFlags, p *profile.Profile, holdOut bool) (snap []byte
 	}
 	snap, err = snapshot.Build(served, p)
 	if err != nil {
-		return nil, nil, false, nil, fmt.Errorf("build snapshot with profile %s: %w", p.Name, err)
+		return nil, nil, false, nil, nil, fmt.Errorf("build snapshot with profile %s: %w", p.Name, err)
 	}
-	return snap, cat, heldOut, milliseconds(time.Since(start)), nil
+	return snap, cat, heldOut, milliseconds(time.Since(start)), skipped, nil
 }
 
 func indexesUseWhen(profileName string) bool {
@@ -394,6 +399,9 @@ type benchmarkReport struct {
 	Truncated int      `json:"queries_cut_to_budget"`
 	Refused   int      `json:"queries_refused"`
 	Missing   []string `json:"judged_tools_missing_from_catalog,omitempty"`
+	// Skipped lists the corpus's tools the importer left out, and why
+	// (the first importer.MaxListed).
+	Skipped []importer.SkippedTool `json:"tools_skipped_at_import,omitempty"`
 	// QueryRunes and QueryBytes are the query budget the queries were cut
 	// to: the served profile's.
 	QueryRunes int `json:"query_budget_runes"`
@@ -499,6 +507,9 @@ func writeBenchmarkTable(w io.Writer, reports []*benchmarkReport) {
 	for _, r := range reports {
 		fmt.Fprintf(w, "%s: %d tools, %d queries (%d cut to the query budget of %d characters, %d refused, %d without a relevant tool skipped); %s engine, profile %s, built in %s\n",
 			r.Name, r.Tools, r.Queries, r.Truncated, r.QueryRunes, r.Refused, r.Unjudged, r.Engine, r.Profile, buildTime(r.BuildMS))
+		if len(r.Skipped) > 0 {
+			fmt.Fprintf(w, "%d tools skipped at import (first: %s: %s)\n", len(r.Skipped), r.Skipped[0].Tool, r.Skipped[0].Reason)
+		}
 		if len(r.Missing) > 0 {
 			fmt.Fprintf(w, "%d judged tools are not in the catalog (first: %q); no ranking can find them\n", len(r.Missing), r.Missing[0])
 		}

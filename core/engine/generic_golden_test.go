@@ -60,6 +60,8 @@ var genericQueries = []map[string]any{
 	{"query": "look up the 2 latest releases of a Maven package"},
 	{"query": "I need a Word document summarizing NIO. Please title it 'NIO Company Overview' and include three headed sections: a brief introduction from Wikipedia, three major news updates from the last quarter as bullet points, and a list of their main vehicle models. Finally, save it in /root/word/nio.docx", "limit": 20},
 	{"query": strings.Repeat("search the web for news about the weather and save the answer to a file; ", 26), "limit": 20},
+	// A transcript: generic-v2 ranks it by the user's turns (profile.RankedQuery).
+	{"query": "user: I need a chart of this quarter's sales.\nassistant: Would a bar chart or a line chart suit you? I can also search the web for figures.\nuser: A word cloud of the product names, please.", "limit": 5},
 	{"query": strings.Repeat("天气", 1100)},
 }
 

@@ -141,7 +141,7 @@ func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wir
 // NFKC form (the tokenizer's output is the same as for the query), lowered
 // its lower-cased form for demotion.
 func (e *Engine) retrieve(lowered, folded string, eligible []bool, k int, work *scratch) ([]candidate, []index.Hit) {
-	work.tokens = e.tokenizer.AppendTokens(work.tokens[:0], folded)
+	work.tokens = e.tokenizer.AppendTokens(work.tokens[:0], e.profile.RankedQuery(folded))
 	work.expansions = e.profile.AppendExpansions(work.expansions[:0], work.tokens)
 	scored := e.index.ScoreExpanded(&e.profile.Weights, work.tokens, work.expansions, e.profile.ExpansionWeight, eligible, &work.index)
 	return e.demote(lowered, index.Top(scored, k, e.profile.ScoreQuantum), &work.index), scored

@@ -69,6 +69,9 @@ type Profile struct {
 	// to a query term's.
 	QueryExpansion  string
 	ExpansionWeight float64
+	// QueryUserTurns ranks a query that is a dialogue transcript by its
+	// user turns alone (see RankedQuery).
+	QueryUserTurns bool
 	// PairWeight is BM25F's weight of a word-pair term (see the generic-v2
 	// tokenizer) relative to a word's; 0 means 1.
 	PairWeight float64
@@ -192,6 +195,7 @@ var GenericV2 = &Profile{
 	PairWeight:      0.35,
 	QueryExpansion:  ExpandActionVerbs,
 	ExpansionWeight: 0.3,
+	QueryUserTurns:  true,
 	MaxQueryRunes:   2048,
 	MaxQueryBytes:   8 << 10,
 	// A long query is echoed in the answer; 32 KiB holds it and the most
