@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -28,11 +29,12 @@ const maxToolPages = 1000
 // notifications/tools/list_changed, and restarts it with backoff when its
 // session ends. Every request it sends has the server's timeout.
 type downstream struct {
-	cfg     ServerConfig
-	timeout time.Duration
-	backoff Backoff
-	log     *slog.Logger
-	changed func() // tells the catalog builder that tools or state changed
+	cfg       ServerConfig
+	timeout   time.Duration
+	keepAlive time.Duration // 0: no pings
+	backoff   Backoff
+	log       *slog.Logger
+	changed   func() // tells the catalog builder that tools or state changed
 
 	relist chan struct{} // a list_changed arrived; buffered 1, coalescing
 	ready  chan struct{} // closed when the first attempt to come up has ended
@@ -47,7 +49,7 @@ type downstream struct {
 
 func newDownstream(cfg ServerConfig, opts Options, log *slog.Logger, changed func()) *downstream {
 	d := &downstream{
-		cfg: cfg, timeout: opts.Timeout, backoff: opts.Backoff,
+		cfg: cfg, timeout: opts.Timeout, keepAlive: max(opts.KeepAlive, 0), backoff: opts.Backoff,
 		log: log.With("server", cfg.Name), changed: changed,
 		relist: make(chan struct{}, 1), ready: make(chan struct{}), status: "starting",
 	}
@@ -140,8 +142,35 @@ func (d *downstream) start(ctx context.Context) (*mcp.ClientSession, <-chan stru
 // serve re-lists the tools on every list_changed until the session ends
 // (the error says why) or ctx does.
 func (d *downstream) serve(ctx context.Context, session *mcp.ClientSession, done <-chan struct{}) error {
+	var pings <-chan time.Time
+	if d.keepAlive > 0 {
+		ticker := time.NewTicker(d.keepAlive)
+		defer ticker.Stop()
+		pings = ticker.C
+	}
+	missed := 0
 	for {
 		select {
+		case <-pings:
+			// A server that is alive but stuck answers nothing: after two
+			// missed pings in a row it is restarted like one that exited.
+			// (The SDK's own keepalive covers only the older protocol
+			// versions; this covers every one.)
+			pingCtx, cancel := context.WithTimeout(ctx, d.timeout)
+			err := session.Ping(pingCtx, nil)
+			cancel()
+			switch {
+			case err == nil:
+				missed = 0
+			case methodNotFound(err):
+				pings = nil // a server without ping: rely on its exit
+			case ctx.Err() == nil:
+				if missed++; missed >= 2 {
+					_ = session.Close()
+					<-done
+					return fmt.Errorf("stopped answering pings (two missed, %s each)", d.timeout)
+				}
+			}
 		case <-ctx.Done():
 			_ = session.Close()
 			<-done
@@ -191,6 +220,13 @@ func (d *downstream) list(ctx context.Context, session *mcp.ClientSession) ([]*m
 		}
 		cursor = result.NextCursor
 	}
+}
+
+// methodNotFound reports whether err is the peer's JSON-RPC "method not
+// found".
+func methodNotFound(err error) bool {
+	var rpc *jsonrpc.Error
+	return errors.As(err, &rpc) && rpc.Code == jsonrpc.CodeMethodNotFound
 }
 
 // sameTools reports whether two tool lists are the same, as the catalog

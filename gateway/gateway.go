@@ -44,6 +44,10 @@ type Options struct {
 	// tools/list before it serves whatever is up (the others join the
 	// catalog when they come up). Default: Timeout.
 	StartupWait time.Duration
+	// KeepAlive is the interval of the pings sent to each downstream
+	// server; one that misses two in a row (each within Timeout) is
+	// restarted. Default 15 s; negative: no pings.
+	KeepAlive time.Duration
 	// Backoff spaces the restarts of a server whose session ended.
 	// Default 500 ms doubling to 30 s.
 	Backoff Backoff
@@ -64,6 +68,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.StartupWait <= 0 {
 		o.StartupWait = o.Timeout
+	}
+	if o.KeepAlive == 0 {
+		o.KeepAlive = 15 * time.Second
 	}
 	if o.Backoff.Initial <= 0 {
 		o.Backoff.Initial = 500 * time.Millisecond

@@ -35,7 +35,8 @@ func TestMain(m *testing.M) {
 // gateway as a child process:
 //
 //	steady     echo (read), wipe (no annotations: destructive), sleep (read,
-//	           never answers), crash (write: the process exits at once)
+//	           never answers), crash (write: the process exits at once),
+//	           freeze (write: the process stops itself with SIGSTOP)
 //	hang-init  never answers initialize (exits when its stdin closes)
 func runChildServer(kind string) int {
 	fmt.Fprintln(os.Stderr, "child server starting:", kind)
@@ -65,6 +66,13 @@ func runChildServer(kind string) int {
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 			<-ctx.Done()
+			return nil, nil, ctx.Err()
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "freeze", Description: "Stop the server process (SIGSTOP): alive, but it answers nothing",
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false)}},
+		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			stopSelf()
+			<-ctx.Done() // the stop is asynchronous: never answer meanwhile
 			return nil, nil, ctx.Err()
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "crash", Description: "Crash the server process",

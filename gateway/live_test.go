@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -217,4 +218,26 @@ func TestExposeFound(t *testing.T) {
 	r, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "a.wipe"})
 	require.NoError(t, err)
 	require.Equal(t, "destructive_not_allowed", errorReason(t, r))
+}
+
+// A server that is alive but answers nothing (stopped with SIGSTOP) misses
+// its keepalive pings: its session is closed (the SDK escalates to SIGKILL)
+// and it is restarted, its tools back in the catalog.
+func TestStuckServerRestarts(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGSTOP")
+	}
+	s := startGateway(t, []gateway.ServerConfig{childServer("a", "steady")}, gateway.Options{
+		Timeout: 500 * time.Millisecond, KeepAlive: 300 * time.Millisecond,
+		Backoff: gateway.Backoff{Initial: 100 * time.Millisecond, Max: time.Second}})
+	_, _, h := search(t, s.client, map[string]any{"query": "stop the server process"})
+	r := call(t, s.client, "call_tool", h.args(map[string]any{"path": "a.freeze"}))
+	require.Equal(t, "downstream_timeout", errorReason(t, r))
+	eventually(t, 20*time.Second, "the stuck server is restarted", func() bool {
+		st := s.g.Status()[0]
+		return st.Up && st.Restarts == 1
+	})
+	eventually(t, 5*time.Second, "its catalog is back", func() bool { return hashPair(s.g) == h })
+	r = call(t, s.client, "call_tool", h.args(map[string]any{"path": "a.echo", "arguments": map[string]any{"message": "alive"}}))
+	require.Equal(t, "echo: alive", text(t, r, 0))
 }
