@@ -1,8 +1,10 @@
 package anthropic_test
 
 import (
+	"encoding/json"
 	"testing"
 
+	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/anthropic"
 	"github.com/toolsift/toolsift/core/importer/internal/importtest"
 )
@@ -17,4 +19,26 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte(`[{"name":"a"}]`))
 	f.Add([]byte(`[{"name":"a","input_schema":{`))
 	f.Fuzz(func(t *testing.T, data []byte) { importtest.CheckImport(t, anthropic.Format, data) })
+}
+
+// FuzzImportForToolSearch: the tool-search import of arbitrary bytes is an
+// error or a catalog whose every tool keeps its definition as one JSON
+// object, never a panic.
+func FuzzImportForToolSearch(f *testing.F) {
+	f.Add([]byte(`[{"type":"function","name":"a","description":"x","defer_loading":true},{"type":"function","name":"b"}]`))
+	f.Add([]byte(`{"tools":[{"name":"a","input_schema":{"type":"object"},"defer_loading":true},{"type":"web_search_20250305","name":"w"}]}`))
+	f.Add([]byte(`[{"type":"namespace","name":"n","description":"d","tools":[{"type":"function","function":{"name":"f"}}]}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cat, _, _, err := importer.ImportWith(anthropic.Format, data, importer.Options{ToolSearch: true})
+		if err != nil {
+			return
+		}
+		for _, p := range cat.Products {
+			for _, tool := range p.Tools {
+				if len(tool.Original) == 0 || tool.Original[0] != '{' || !json.Valid(tool.Original) {
+					t.Fatalf("%s: definition %q", tool.Identity.CanonicalPath, tool.Original)
+				}
+			}
+		}
+	})
 }
