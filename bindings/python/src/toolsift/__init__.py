@@ -16,6 +16,7 @@ from ._errors import (
     ToolsiftError,
     ValidationError,
 )
+from .provider_frameworks import bigtool_retriever
 from .provider import ProviderEngine, ToolList, ToolSession, from_anthropic_tools, from_mcp_tools, from_openai_tools
 
 __version__ = "0.1.0"
@@ -35,5 +36,6 @@ __all__ = [
     "from_openai_tools",
     "from_anthropic_tools",
     "from_mcp_tools",
+    "bigtool_retriever",
     "__version__",
 ]
