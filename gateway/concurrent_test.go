@@ -21,14 +21,20 @@ import (
 // race detector by make race.
 func TestConcurrentSearchInspectCallDuringSwaps(t *testing.T) {
 	relay := newChangingServer(t)
+	began := time.Now()
 	s := startGateway(t, []gateway.ServerConfig{relay.config()}, gateway.Options{Timeout: 10 * time.Second})
+	t.Logf("gateway up in %s", time.Since(began).Round(time.Millisecond))
 	one := hashPair(s.g)
 	relay.add("beta", "Send a beta signal to the relay")
 	eventually(t, 10*time.Second, "first swap", func() bool { return hashPair(s.g) != one })
 	two := hashPair(s.g)
 	known := map[hashes]bool{one: true, two: true}
 
-	const clients, rounds, flips = 4, 25, 12
+	// The flips go on until every client is done (at most maxFlips), so
+	// that the swaps overlap the calls however slow the run (the race
+	// detector slows the module several times over).
+	const clients, rounds, maxFlips = 4, 20, 400
+	clientsDone := make(chan struct{})
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -54,20 +60,27 @@ func TestConcurrentSearchInspectCallDuringSwaps(t *testing.T) {
 	}
 	go func() {
 		defer close(done)
-		for i := 0; i < flips; i++ {
+		for i := 0; i < maxFlips; i++ {
+			select {
+			case <-clientsDone:
+				return
+			default:
+			}
 			if i%2 == 0 {
 				relay.server.RemoveTools("beta")
 			} else {
 				relay.add("beta", "Send a beta signal to the relay")
 			}
-			time.Sleep(25 * time.Millisecond)
+			time.Sleep(20 * time.Millisecond)
 		}
 	}()
 	wg.Wait()
+	close(clientsDone)
 	<-done
 	for h := range seen {
 		require.True(t, known[h], "an answer carried hashes of neither catalog: %v", h)
 	}
+	require.Len(t, seen, 2, "the calls overlapped the swaps")
 	t.Logf("answers per catalog: %v; stale inspect/call refused with catalog_changed: %d", seen, refused)
 }
 

@@ -16,8 +16,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
+	"github.com/tetratelabs/wazero"
 
 	"github.com/toolsift/toolsift/gateway"
+	"github.com/toolsift/toolsift/hostapi"
 )
 
 // childEnv names the kind of MCP server this test binary runs as when the
@@ -149,6 +151,7 @@ func startGateway(t testing.TB, servers []gateway.ServerConfig, opts gateway.Opt
 	t.Helper()
 	log := &syncBuffer{}
 	opts.Logger = slog.New(slog.NewTextHandler(log, nil))
+	opts.HostOptions = append(opts.HostOptions, sharedCompilationCache(t)...)
 	g := gateway.New(&gateway.Config{Servers: servers}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -156,6 +159,22 @@ func startGateway(t testing.TB, servers []gateway.ServerConfig, opts gateway.Opt
 	t.Cleanup(g.Close)
 	client := connect(t, g, nil)
 	return &started{g: g, client: client, log: log}
+}
+
+// sharedCompilationCache is wasmhost's default cache of compiled module
+// code: a run after the first (and every run under the race detector,
+// where compiling the module takes most of a minute) skips the compile.
+func sharedCompilationCache(t testing.TB) []hostapi.Option {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return nil
+	}
+	cache, err := wazero.NewCompilationCacheWithDir(filepath.Join(dir, "toolsift", "wazero"))
+	if err != nil {
+		return nil
+	}
+	t.Cleanup(func() { _ = cache.Close(context.Background()) })
+	return []hostapi.Option{hostapi.WithCompilationCache(cache)}
 }
 
 // connect is an SDK client of g's upstream surface over in-memory
