@@ -149,9 +149,9 @@ func TestServerExitRestarts(t *testing.T) {
 func TestSlowServersDoNotBlock(t *testing.T) {
 	began := time.Now()
 	s := startGateway(t, []gateway.ServerConfig{childServer("stuck", "hang-init"), childServer("a", "steady")},
-		gateway.Options{Timeout: 700 * time.Millisecond, StartupWait: 2 * time.Second,
+		gateway.Options{Timeout: 3 * time.Second, StartupWait: 2 * time.Second,
 			Backoff: gateway.Backoff{Initial: 5 * time.Second, Max: 5 * time.Second}})
-	require.Less(t, time.Since(began), 4*time.Second, "start waits at most about StartupWait")
+	require.Less(t, time.Since(began), 5*time.Second, "start waits at most about StartupWait")
 	_, paths, h := search(t, s.client, map[string]any{"query": "sleep"})
 	require.Contains(t, paths, "a.sleep")
 
@@ -170,11 +170,11 @@ func TestSlowServersDoNotBlock(t *testing.T) {
 	search(t, s.client, map[string]any{"query": "echo"})
 	r := call(t, s.client, "call_tool", h.args(map[string]any{"path": "a.echo", "arguments": map[string]any{"message": "meanwhile"}}))
 	require.Equal(t, "echo: meanwhile", text(t, r, 0))
-	require.Less(t, time.Since(start), 500*time.Millisecond, "search and another call answer while a call hangs")
+	require.Less(t, time.Since(start), 2*time.Second, "search and another call answer while a call hangs (before it times out)")
 	wg.Wait()
 	require.Equal(t, "downstream_timeout", errorReason(t, slow))
-	require.GreaterOrEqual(t, slowTook, 700*time.Millisecond)
-	require.Less(t, slowTook, 3*time.Second)
+	require.GreaterOrEqual(t, slowTook, 3*time.Second)
+	require.Less(t, slowTook, 6*time.Second)
 
 	for _, st := range s.g.Status() {
 		if st.Name == "stuck" {
