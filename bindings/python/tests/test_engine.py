@@ -189,8 +189,10 @@ def test_memory_limit_holds_and_a_real_trap_discards() -> None:
         assert "trapped" in str(exc.value)
         assert e.search_raw(CHINESE_QUERY) == good
         assert e._created == 2 and e._live == 1
-    with pytest.raises(toolsift.InternalError):
+    # A build that outgrows the limit is the typed refusal, not the raw trap.
+    with pytest.raises(toolsift.ValidationError) as too_large:
         toolsift.build_snapshot("dws", REPO / "testdata" / "dws" / "catalog.tar.gz", memory_limit=64 << 20)
+    assert too_large.value.reason == "catalog_too_large"
 
 
 @pytest.mark.parametrize("instances", [1, 2])
