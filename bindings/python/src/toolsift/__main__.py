@@ -317,7 +317,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
-    args.given = set(args.given or ())
+    args.given = set(getattr(args, "given", None) or ())
     try:
         return int(args.func(args, args.given))
     except BrokenPipeError:
