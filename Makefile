@@ -20,7 +20,7 @@ VENV      ?= .venv
 
 SOAK      ?= 10m
 
-.PHONY: test vet fmt-check unit race wasm-check wasm python-test js-test mcp-deps search bench bench-micro fuzz soak quality
+.PHONY: test vet fmt-check unit race wasm-check wasm python-test js-test mcp-deps readme-check search bench bench-micro fuzz soak quality
 
 test: fmt-check vet wasm-check unit race python-test js-test readme-check
 

@@ -74,11 +74,12 @@ func New(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
 		return nil, err
 	}
 	builder := index.NewBuilder(len(e.tools))
+	tokenizer := text.Memoized(e.tokenizer) // for this build only
 	var tokens []string
 	for doc, tool := range e.tools {
 		fields := p.Project(tool, e.products[e.docs[doc].product])
 		for f := profile.Field(0); f < profile.NumFields; f++ {
-			tokens = p.IndexTokens(f, e.tokenizer.AppendTokens(tokens[:0], fields[f]))
+			tokens = p.IndexTokens(f, tokenizer.AppendTokens(tokens[:0], fields[f]))
 			builder.Add(doc, f, tokens)
 		}
 	}

@@ -39,7 +39,13 @@ import (
 // identifiers and does neither.
 var GenericV2 Tokenizer = genericV2{}
 
-type genericV2 struct{}
+type genericV2 struct {
+	// memo, when not nil, remembers each word's token (see Memoized). A
+	// pointer keeps the type comparable, as tokenizers are compared.
+	memo *wordMemo
+}
+
+type wordMemo struct{ tokens map[string]string }
 
 // PairSeparator joins the two words of a word pair. Words never contain it
 // (a space separates words), so a term is a pair exactly when it does.
@@ -50,7 +56,7 @@ func IsWordPair(term string) bool { return strings.Contains(term, PairSeparator)
 
 func (genericV2) Name() string { return "generic-v2" }
 
-func (genericV2) AppendTokens(dst []string, text string) []string {
+func (t genericV2) AppendTokens(dst []string, text string) []string {
 	s := NFKC(text)
 	open := runeSep
 	start := 0
@@ -61,7 +67,7 @@ func (genericV2) AppendTokens(dst []string, text string) []string {
 		switch open {
 		case runeWord:
 			n := len(dst)
-			dst = appendGenericWord(dst, s[start:end])
+			dst = t.appendWord(dst, s[start:end])
 			if len(dst) > n {
 				word := dst[n]
 				if last != "" {
@@ -173,6 +179,29 @@ func genericClassify(r rune) (class, c int) {
 		return runeWord, caseNone
 	}
 	return runeSep, caseNone
+}
+
+// appendWord is appendGenericWord through the memo of a Memoized tokenizer:
+// the token depends on the word's text alone, so a remembered one is the
+// one the functions would compute. "" stands for a stop word.
+func (t genericV2) appendWord(dst []string, w string) []string {
+	if t.memo == nil {
+		return appendGenericWord(dst, w)
+	}
+	token, ok := t.memo.tokens[w]
+	if !ok {
+		n := len(dst)
+		if dst = appendGenericWord(dst, w); len(dst) > n {
+			token = dst[n]
+			dst = dst[:n]
+		}
+		// A copy: the key must not keep the whole text it was cut from.
+		t.memo.tokens[strings.Clone(w)] = token
+	}
+	if token == "" {
+		return dst
+	}
+	return append(dst, token)
 }
 
 // appendGenericWord appends w lower-cased and stemmed, unless it is a stop

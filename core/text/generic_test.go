@@ -268,3 +268,46 @@ func TestGenericV2KanaEdges(t *testing.T) {
 		}
 	}
 }
+
+// A memoized tokenizer gives exactly the tokens of the plain one, the first
+// time a word is seen and every time after, for words and stop words in any
+// case, camel-case splits, pairs, apostrophes, CJK runs and text of other
+// scripts; its memo keeps copies, not the texts the words were cut from.
+func TestMemoizedGenericV2GivesTheSameTokens(t *testing.T) {
+	texts := []string{
+		"Create a pull request in the GitHub repository",
+		"createPullRequest HTTPServerError PDFs IPv6 today's don’t",
+		"THE the The running runs ran",
+		"查询日历 schedule 的会议 meeting",
+		"Ünïcödé straße ΑΘΗΝΑ русский текст",
+		"",
+		"a b c d e",
+	}
+	memo := Memoized(GenericV2)
+	for round := 0; round < 3; round++ {
+		for _, s := range texts {
+			if got, want := memo.AppendTokens(nil, s), GenericV2.AppendTokens(nil, s); !slices.Equal(got, want) {
+				t.Fatalf("round %d, %q: memoized %q, plain %q", round, s, got, want)
+			}
+		}
+	}
+	if memo.Name() != GenericV2.Name() {
+		t.Fatalf("name %q", memo.Name())
+	}
+	if Memoized(DWSV1) != DWSV1 {
+		t.Fatal("dws-v1 has nothing to remember and comes back as it is")
+	}
+}
+
+func FuzzMemoizedGenericV2(f *testing.F) {
+	f.Add("Create a pull request", "createPullRequest the PDFs")
+	f.Add("查询 日历", "ÜNÏCÖDÉ straße")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		memo := Memoized(GenericV2)
+		for _, s := range []string{a, b, a + " " + b, b, a} {
+			if got, want := memo.AppendTokens(nil, s), GenericV2.AppendTokens(nil, s); !slices.Equal(got, want) {
+				t.Fatalf("%q: memoized %q, plain %q", s, got, want)
+			}
+		}
+	})
+}
