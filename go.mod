@@ -7,10 +7,12 @@ require (
 	github.com/stretchr/testify v1.12.1
 	github.com/tetratelabs/wazero v1.12.0
 	github.com/tinylib/msgp v1.6.5
+	go.bytecodealliance.org v0.6.2
 	golang.org/x/text v0.44.0
 )
 
 require (
+	github.com/coreos/go-semver v0.3.1 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/philhofer/fwd v1.2.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect

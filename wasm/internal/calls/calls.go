@@ -1,0 +1,115 @@
+// Package calls holds the answers the WebAssembly builds give over an open
+// engine, whatever their ABI: the version and info JSON, the snapshot build
+// with its error mapping, the open with the collector paused and the heap's
+// soft ceiling. The component (wasm/component) uses them; the core module
+// (wasm/module) has the same code inline and can switch to this package at
+// its next rebuild (its bytes would change, its answers would not).
+package calls
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/importer"
+	"github.com/toolsift/toolsift/core/jsonw"
+	"github.com/toolsift/toolsift/core/profile"
+	"github.com/toolsift/toolsift/core/snapshot"
+	"github.com/toolsift/toolsift/core/wire"
+	"github.com/toolsift/toolsift/internal/release"
+)
+
+// ABIVersion is the version of wasm/ABI.md the core module implements; the
+// component reports the same number, since its answers are the same.
+const ABIVersion = 1
+
+// DefaultMemoryLimit is the Go heap's soft ceiling until the host says its
+// limit: near it the collector works harder instead of growing memory
+// (which WebAssembly never gives back).
+const DefaultMemoryLimit = 256 << 20
+
+// Open is an engine opened from a snapshot, with its explaining twin.
+type Open struct {
+	Engine   *engine.Engine
+	Explain  *engine.Engine
+	SnapSize int
+}
+
+// AppendVersion appends the toolsift_version JSON.
+func AppendVersion(out []byte) []byte {
+	out = fmt.Appendf(out, `{"abi":%d,"module":"toolsift","version":%q,"snapshot_format":%d,"profiles":`, ABIVersion, release.Version, snapshot.FormatVersion)
+	out = jsonw.AppendStrings(out, profile.Names(), false)
+	out = append(out, `,"formats":`...)
+	out = jsonw.AppendStrings(out, importer.Formats(), false)
+	return append(out, '}')
+}
+
+// AppendInfo appends the toolsift_info JSON of an open engine.
+func AppendInfo(out []byte, open *Open) []byte {
+	e := open.Engine
+	v := e.Version()
+	out = append(out, `{"profile":`...)
+	out = jsonw.AppendString(out, e.Profile().Name, true)
+	out = append(out, `,"format":`...)
+	out = jsonw.AppendString(out, e.Catalog().Format, true)
+	out = append(out, `,"source_hash":`...)
+	out = jsonw.AppendString(out, v.SourceHash, true)
+	out = append(out, `,"surface_hash":`...)
+	out = jsonw.AppendString(out, v.SurfaceHash, true)
+	out = append(out, `,"tool_count":`...)
+	out = jsonw.AppendInt(out, int64(e.ToolCount()))
+	out = append(out, `,"product_count":`...)
+	out = jsonw.AppendInt(out, int64(len(e.Catalog().Products)))
+	out = append(out, `,"snapshot_bytes":`...)
+	out = jsonw.AppendInt(out, int64(open.SnapSize))
+	return append(out, '}')
+}
+
+// OpenSnapshot opens data with openWith (snapshot.Open or OpenOwned).
+// Opening allocates the engine's long-lived tables and little garbage;
+// collecting while they are built would re-mark them again and again (half
+// the time to open), so the collector waits until the open is done (the
+// soft memory limit still applies).
+func OpenSnapshot(data []byte, openWith func([]byte) (*engine.Engine, error)) (*Open, *wire.Error) {
+	gcPercent := debug.SetGCPercent(-1)
+	e, err := openWith(data)
+	debug.SetGCPercent(gcPercent)
+	if err != nil {
+		return nil, wire.ErrorOf(err)
+	}
+	return &Open{Engine: e, Explain: e.WithExplain(true), SnapSize: len(data)}, nil
+}
+
+// AppendSnapshot builds a snapshot from a catalog with the default options
+// (a bad tool is skipped and reported, the format's own profile ranks), as a
+// native build without flags.
+func AppendSnapshot(out []byte, format string, data []byte) ([]byte, *wire.Error) {
+	snap, _, err := snapshot.FromCatalog(format, data, importer.Options{})
+	var unknown *importer.UnknownFormatError
+	switch {
+	case errors.As(err, &unknown):
+		return nil, wire.Validation("unknown_format", err.Error())
+	case err != nil:
+		return nil, wire.Validation("invalid_catalog", err.Error())
+	}
+	return append(out, snap...), nil
+}
+
+// SetMemoryLimit is told the host's cap on linear memory, in bytes, and puts
+// the heap's soft ceiling a sixteenth below it (wasm32 caps memory at 4 GiB).
+// It returns the ceiling in force; 0 leaves it as it is.
+func SetMemoryLimit(limit uint64) uint64 {
+	if limit == 0 {
+		return uint64(debug.SetMemoryLimit(-1))
+	}
+	limit = min(limit, 1<<32)
+	ceiling := int64(limit - limit/16)
+	debug.SetMemoryLimit(ceiling)
+	return uint64(ceiling)
+}
+
+// Panic is the error a panic inside a call becomes (a bug), instead of a trap.
+func Panic(r any) *wire.Error {
+	return wire.Internal("panic", fmt.Sprintf("%v\n%s", r, debug.Stack()))
+}
