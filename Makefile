@@ -54,9 +54,11 @@ python-test:
 	cd bindings/python && $(abspath $(VENV))/bin/python -m pytest -q
 
 # The npm package: node --test, including the playground in headless Chromium
-# (Debian's chromium at /usr/bin/chromium, or CHROMIUM_PATH; never a download).
+# (Debian's chromium at /usr/bin/chromium, or CHROMIUM_PATH; never a download);
+# then the WASI 0.2 component through jco transpile (wasm/COMPONENT.md).
 js-test:
 	cd bindings/js && npm ci --no-audit --no-fund && TOOLSIFT_GO_CHECK=1 npm test
+	cd wasm/component/js && npm ci --no-audit --no-fund && npm test
 
 # The real MCP servers the gateway's tests start (pinned in
 # examples/mcp/package-lock.json); .ci/run installs them before make test.
