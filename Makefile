@@ -47,18 +47,22 @@ wasm-check:
 	wasm/build.sh --check
 
 # The Python binding, installed from the source tree into a virtual
-# environment (wasmtime comes from PyPI), tested against the golden vectors.
+# environment (wasmtime comes from PyPI), tested against the golden vectors;
+# then the WASI 0.2 component in wasmtime's component API (wasm/COMPONENT.md).
 python-test:
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet './bindings/python[test]'
 	cd bindings/python && $(abspath $(VENV))/bin/python -m pytest -q
+	$(VENV)/bin/python -m pytest -q wasm/component/python/test_component_wasmtime.py
 
 # The npm package: node --test, including the playground in headless Chromium
 # (Debian's chromium at /usr/bin/chromium, or CHROMIUM_PATH; never a download);
-# then the WASI 0.2 component through jco transpile (wasm/COMPONENT.md).
+# then the WASI 0.2 component through jco transpile, and the committed
+# component must be what its sources build (wasm/COMPONENT.md).
 js-test:
 	cd bindings/js && npm ci --no-audit --no-fund && TOOLSIFT_GO_CHECK=1 npm test
 	cd wasm/component/js && npm ci --no-audit --no-fund && npm test
+	wasm/build.sh --check --component
 
 # The real MCP servers the gateway's tests start (pinned in
 # examples/mcp/package-lock.json); .ci/run installs them before make test.

@@ -75,15 +75,30 @@ func resourceNew(rep uint32) uint32
 
 // cabiRealloc is the canonical ABI's allocator: the host asks it for the
 // memory of every string and list it passes in. The buffers are pinned
-// until a call takes them. Sizes are rounded up to 16 bytes so that the Go
-// allocator's tiny blocks (aligned only to their size) never serve one.
+// until a call takes them.
+//
+// The host calls it while it lowers arguments, when the component must not
+// call an import, and a Go allocation can read the clock (an import through
+// the preview 1 adapter: wasmtime traps with "cannot leave component
+// instance"). So requests are cut from a slab that the previous call
+// allocated, and only what does not fit (a snapshot, a catalog) is
+// allocated here; between calls the collector is off (see gcPercent), which
+// makes those allocations safe too as far as we measured (COMPONENT.md).
+// Blocks are rounded to 16 bytes, which aligns them for every WIT type.
 //
 //go:wasmexport cabi_realloc
 func cabiRealloc(oldPtr, oldSize, align, newSize uint32) uint32 {
 	if newSize == 0 {
 		return align
 	}
-	b := make([]byte, max(newSize+(-newSize&15), 16))[:newSize]
+	rounded := newSize + (-newSize & 15)
+	var b []byte
+	if uint64(slabUsed)+uint64(rounded) <= uint64(len(slab)) {
+		b = slab[slabUsed : slabUsed+newSize : slabUsed+rounded]
+		slabUsed += rounded
+	} else {
+		b = make([]byte, rounded)[:newSize]
+	}
 	if old, ok := lent[oldPtr]; ok {
 		copy(b, old[:min(oldSize, uint32(len(old)))])
 		delete(lent, oldPtr)
@@ -91,6 +106,23 @@ func cabiRealloc(oldPtr, oldSize, align, newSize uint32) uint32 {
 	ptr := addr(b)
 	lent[ptr] = b
 	return ptr
+}
+
+// slabSize holds any request the engine accepts (64 KiB).
+const slabSize = 64 << 10
+
+var (
+	slab     = make([]byte, slabSize)
+	slabUsed uint32
+)
+
+// renewSlab gives cabi_realloc a fresh slab after a call that used the
+// last one (what that call kept of it stays the collector's to free).
+func renewSlab() {
+	if slabUsed > 0 {
+		slab = make([]byte, slabSize)
+		slabUsed = 0
+	}
 }
 
 // take returns the argument the host lowered at (ptr, size) and unpins it:
@@ -166,6 +198,7 @@ func writeError(r *[8]uint32, werr *wire.Error) {
 func guard(call func() ([]byte, *wire.Error)) (out []byte, werr *wire.Error) {
 	debug.SetGCPercent(gcPercent)
 	defer debug.SetGCPercent(-1)
+	defer renewSlab()
 	defer runtime.Gosched()
 	defer func() {
 		if r := recover(); r != nil {
