@@ -12,23 +12,19 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"runtime"
 	"runtime/debug"
 	"unsafe"
 
 	"github.com/toolsift/toolsift/core/engine"
-	"github.com/toolsift/toolsift/core/importer"
-	"github.com/toolsift/toolsift/core/jsonw"
-	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
-	"github.com/toolsift/toolsift/internal/release"
+	"github.com/toolsift/toolsift/wasm/internal/calls"
 )
 
 // ABIVersion is the version of ../ABI.md this module implements.
-const ABIVersion = 1
+const ABIVersion = calls.ABIVersion
 
 const (
 	statusOK    = 0
@@ -46,11 +42,8 @@ var (
 	nextHandle uint32 = 1
 )
 
-type openEngine struct {
-	engine   *engine.Engine
-	explain  *engine.Engine
-	snapSize int
-}
+// openEngine is an open snapshot: its engine, its explaining twin, its size.
+type openEngine = calls.Open
 
 func main() {}
 
@@ -58,7 +51,7 @@ func main() {}
 // limit: near it the collector works harder instead of growing memory (which
 // WebAssembly can never give back). 256 MiB until the host says its limit.
 func init() {
-	debug.SetMemoryLimit(256 << 20)
+	debug.SetMemoryLimit(calls.DefaultMemoryLimit)
 }
 
 // setMemoryLimit is told the host's cap on linear memory, in bytes, and puts
@@ -70,15 +63,7 @@ func init() {
 // ceiling in force; 0 leaves it as it is.
 //
 //go:wasmexport toolsift_set_memory_limit
-func setMemoryLimit(limit uint64) uint64 {
-	if limit == 0 {
-		return uint64(debug.SetMemoryLimit(-1))
-	}
-	limit = min(limit, 1<<32)
-	ceiling := int64(limit - limit/16)
-	debug.SetMemoryLimit(ceiling)
-	return uint64(ceiling)
-}
+func setMemoryLimit(limit uint64) uint64 { return calls.SetMemoryLimit(limit) }
 
 //go:wasmexport toolsift_alloc
 func alloc(size uint32) uint32 {
@@ -103,11 +88,7 @@ func free(ptr uint32) {
 //go:wasmexport toolsift_version
 func version() uint64 {
 	return guard(func(out []byte) ([]byte, *wire.Error) {
-		out = fmt.Appendf(out, `{"abi":%d,"module":"toolsift","version":%q,"snapshot_format":%d,"profiles":`, ABIVersion, release.Version, snapshot.FormatVersion)
-		out = jsonw.AppendStrings(out, profile.Names(), false)
-		out = append(out, `,"formats":`...)
-		out = jsonw.AppendStrings(out, importer.Formats(), false)
-		return append(out, '}'), nil
+		return calls.AppendVersion(out), nil
 	})
 }
 
@@ -142,19 +123,13 @@ func openOwned(ptr, size uint32) uint64 {
 }
 
 func openSnapshot(out, data []byte, openWith func([]byte) (*engine.Engine, error)) ([]byte, *wire.Error) {
-	// Opening allocates the engine's long-lived tables and little garbage;
-	// collecting while they are built would re-mark them again and again
-	// (half the time to open), so the collector waits until the open is
-	// done (the soft memory limit still applies).
-	gcPercent := debug.SetGCPercent(-1)
-	e, err := openWith(data)
-	debug.SetGCPercent(gcPercent)
-	if err != nil {
-		return nil, wire.ErrorOf(err)
+	opened, werr := calls.OpenSnapshot(data, openWith)
+	if werr != nil {
+		return nil, werr
 	}
 	handle := nextHandle
 	nextHandle++
-	engines[handle] = &openEngine{engine: e, explain: e.WithExplain(true), snapSize: len(data)}
+	engines[handle] = opened
 	return append(out, byte(handle), byte(handle>>8), byte(handle>>16), byte(handle>>24)), nil
 }
 
@@ -174,23 +149,7 @@ func info(handle uint32) uint64 {
 		if werr != nil {
 			return nil, werr
 		}
-		e := open.engine
-		v := e.Version()
-		out = append(out, `{"profile":`...)
-		out = jsonw.AppendString(out, e.Profile().Name, true)
-		out = append(out, `,"format":`...)
-		out = jsonw.AppendString(out, e.Catalog().Format, true)
-		out = append(out, `,"source_hash":`...)
-		out = jsonw.AppendString(out, v.SourceHash, true)
-		out = append(out, `,"surface_hash":`...)
-		out = jsonw.AppendString(out, v.SurfaceHash, true)
-		out = append(out, `,"tool_count":`...)
-		out = jsonw.AppendInt(out, int64(e.ToolCount()))
-		out = append(out, `,"product_count":`...)
-		out = jsonw.AppendInt(out, int64(len(e.Catalog().Products)))
-		out = append(out, `,"snapshot_bytes":`...)
-		out = jsonw.AppendInt(out, int64(open.snapSize))
-		return append(out, '}'), nil
+		return calls.AppendInfo(out, open), nil
 	})
 }
 
@@ -208,9 +167,9 @@ func search(handle, ptr, size, flags uint32) uint64 {
 		if werr != nil {
 			return nil, werr
 		}
-		e := open.engine
+		e := open.Engine
 		if flags&flagExplain != 0 {
-			e = open.explain
+			e = open.Explain
 		}
 		out, err := e.AppendSearchJSON(out, request)
 		return out, wire.ErrorOf(err)
@@ -228,7 +187,7 @@ func inspect(handle, ptr, size uint32) uint64 {
 		if werr != nil {
 			return nil, werr
 		}
-		response, err := open.engine.InspectJSON(request)
+		response, err := open.Engine.InspectJSON(request)
 		return append(out, response...), wire.ErrorOf(err)
 	})
 }
@@ -244,17 +203,7 @@ func buildSnapshot(formatPtr, formatSize, ptr, size uint32) uint64 {
 		if werr != nil {
 			return nil, werr
 		}
-		// The default options: a bad tool is skipped and reported, the
-		// format's own profile ranks (as a native build without flags).
-		snap, _, err := snapshot.FromCatalog(string(format), data, importer.Options{})
-		var unknown *importer.UnknownFormatError
-		switch {
-		case errors.As(err, &unknown):
-			return nil, wire.Validation("unknown_format", err.Error())
-		case err != nil:
-			return nil, wire.Validation("invalid_catalog", err.Error())
-		}
-		return append(out, snap...), nil
+		return calls.AppendSnapshot(out, string(format), data)
 	})
 }
 
@@ -289,8 +238,7 @@ func guard(call func(out []byte) ([]byte, *wire.Error)) (result uint64) {
 	defer runtime.Gosched()
 	defer func() {
 		if r := recover(); r != nil {
-			werr := wire.Internal("panic", fmt.Sprintf("%v\n%s", r, debug.Stack()))
-			result = pack(statusError, werr.AppendJSON(resultBuffer()))
+			result = pack(statusError, calls.Panic(r).AppendJSON(resultBuffer()))
 		}
 	}()
 	buf := resultBuffer()

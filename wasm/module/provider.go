@@ -43,7 +43,7 @@ func providerCall(handle, ptr, size uint32) uint64 {
 		if werr != nil {
 			return nil, werr
 		}
-		out, err := provider.Do(out, open.engine, request)
+		out, err := provider.Do(out, open.Engine, request)
 		return out, wire.ErrorOf(err)
 	})
 }

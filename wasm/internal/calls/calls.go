@@ -1,9 +1,8 @@
 // Package calls holds the answers the WebAssembly builds give over an open
 // engine, whatever their ABI: the version and info JSON, the snapshot build
 // with its error mapping, the open with the collector paused and the heap's
-// soft ceiling. The component (wasm/component) uses them; the core module
-// (wasm/module) has the same code inline and can switch to this package at
-// its next rebuild (its bytes would change, its answers would not).
+// soft ceiling. The core module (wasm/module) and the component
+// (wasm/component) both answer through them.
 package calls
 
 import (
