@@ -1,6 +1,7 @@
 package text
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -310,4 +311,28 @@ func FuzzMemoizedGenericV2(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Strings from the arena keep their text while later joins fill their block
+// and start new ones, a join longer than a block included.
+func TestStringArenaStringsNeverChange(t *testing.T) {
+	var a stringArena
+	long := strings.Repeat("x", arenaBlock+1)
+	type joined struct{ got, want string }
+	var all []joined
+	for i := 0; i < 20000; i++ {
+		x, y := fmt.Sprint("w", i), fmt.Sprint(i*7)
+		if i == 5000 {
+			y = long
+		}
+		all = append(all, joined{a.join(x, PairSeparator, y), x + PairSeparator + y})
+	}
+	for i, j := range all {
+		if j.got != j.want {
+			t.Fatalf("join %d: %q, want %q", i, j.got, j.want)
+		}
+	}
+	if got := a.join("", "", ""); got != "" {
+		t.Fatalf("empty join: %q", got)
+	}
 }
