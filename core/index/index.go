@@ -92,12 +92,35 @@ type fieldBuilder struct {
 	terms   []string          // by id
 	seenIn  []int32           // by id: the last document the term occurred in
 	slot    []uint32          // by id: that document's entry for the term
-	entries []entry
+	entries entries
 	docLen  []uint32
 	lastDoc int
 }
 
 type entry struct{ term, doc, tf uint32 }
+
+// entries is an append-only list of entries in fixed-size chunks. One
+// growing slice copied itself at every doubling: 15.6 MB of allocation to
+// index 3,608 MCP tools, most of the index build's, where the entries
+// themselves take a fraction of that.
+type entries struct {
+	chunks [][]entry
+	n      int
+}
+
+// entryChunk is the entries per chunk (768 KiB).
+const entryChunk = 64 << 10
+
+func (l *entries) add(e entry) {
+	if l.n%entryChunk == 0 {
+		l.chunks = append(l.chunks, make([]entry, 0, entryChunk))
+	}
+	last := &l.chunks[len(l.chunks)-1]
+	*last = append(*last, e)
+	l.n++
+}
+
+func (l *entries) at(i uint32) *entry { return &l.chunks[i/entryChunk][i%entryChunk] }
 
 // NewBuilder prepares an index over docs documents.
 func NewBuilder(docs int) *Builder {
@@ -128,12 +151,12 @@ func (b *Builder) Add(doc int, f profile.Field, tokens []string) {
 			fb.slot = append(fb.slot, 0)
 		}
 		if fb.seenIn[id] == int32(doc) {
-			fb.entries[fb.slot[id]].tf++
+			fb.entries.at(fb.slot[id]).tf++
 			continue
 		}
 		fb.seenIn[id] = int32(doc)
-		fb.slot[id] = uint32(len(fb.entries))
-		fb.entries = append(fb.entries, entry{term: id, doc: uint32(doc), tf: 1})
+		fb.slot[id] = uint32(fb.entries.n)
+		fb.entries.add(entry{term: id, doc: uint32(doc), tf: 1})
 	}
 }
 
@@ -157,20 +180,24 @@ func (b *Builder) Finish() *Index {
 		// Counting sort of the entries by term rank; entries were appended in
 		// document order, so each term's postings come out doc-ascending.
 		field.PostingStart = make([]uint32, len(order)+1)
-		for _, e := range fb.entries {
-			field.PostingStart[rank[e.term]+1]++
+		for _, chunk := range fb.entries.chunks {
+			for _, e := range chunk {
+				field.PostingStart[rank[e.term]+1]++
+			}
 		}
 		for r := 1; r < len(field.PostingStart); r++ {
 			field.PostingStart[r] += field.PostingStart[r-1]
 		}
 		next := append([]uint32(nil), field.PostingStart[:len(order)]...)
-		field.PostingDoc = make([]uint32, len(fb.entries))
-		field.PostingTF = make([]uint32, len(fb.entries))
-		for _, e := range fb.entries {
-			r := rank[e.term]
-			field.PostingDoc[next[r]] = e.doc
-			field.PostingTF[next[r]] = e.tf
-			next[r]++
+		field.PostingDoc = make([]uint32, fb.entries.n)
+		field.PostingTF = make([]uint32, fb.entries.n)
+		for _, chunk := range fb.entries.chunks {
+			for _, e := range chunk {
+				r := rank[e.term]
+				field.PostingDoc[next[r]] = e.doc
+				field.PostingTF[next[r]] = e.tf
+				next[r]++
+			}
 		}
 		ix.Fields[f] = field
 		*fb = fieldBuilder{}
