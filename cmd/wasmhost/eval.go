@@ -300,11 +300,9 @@ func benchmarkName(queriesPath string) string {
 // queryBudget is the longest query, in characters and in UTF-8 bytes, that
 // the profile a snapshot was built with lets through the engine's
 // validation (core/engine validate); the wire defaults for a profile this
-// build does not know.
-//
-// TODO(lead): let the engine say it ((*engine.Engine).QueryBudget()
-// natively, and the module's Info), so that the evaluator asks the engine
-// it measures rather than the profile table of this build.
+// build does not know. The profile table is the engine's own: a snapshot
+// opens only under a profile its engine knows, and the engines eval runs
+// (native, or the module embedded in this build) share this build's table.
 func queryBudget(p *profile.Profile) (runes, bytes int) {
 	if p == nil {
 		return wire.MaxQueryRunes, wire.MaxQueryBytes
@@ -312,8 +310,8 @@ func queryBudget(p *profile.Profile) (runes, bytes int) {
 	return p.QueryBudget()
 }
 
-// servedProfile is the profile a backend serves (nil when this build does
-// not know its name, e.g. a "+algorithm" variant).
+// servedProfile is the profile a backend serves, nil when this build does
+// not know its name.
 func servedProfile(engine backend) *profile.Profile {
 	p, _ := profile.Lookup(engine.Info().Profile)
 	return p
