@@ -16,7 +16,13 @@ from ._errors import (
     ToolsiftError,
     ValidationError,
 )
-from .provider_frameworks import bigtool_retriever
+from .provider_frameworks import (
+    agents_tool_definitions,
+    agents_tool_search,
+    bigtool_retriever,
+    llamaindex_retriever,
+    llamaindex_tool_definitions,
+)
 from .provider import ProviderEngine, ToolList, ToolSession, from_anthropic_tools, from_mcp_tools, from_openai_tools
 
 __version__ = "0.1.0"
@@ -37,5 +43,9 @@ __all__ = [
     "from_anthropic_tools",
     "from_mcp_tools",
     "bigtool_retriever",
+    "llamaindex_retriever",
+    "llamaindex_tool_definitions",
+    "agents_tool_search",
+    "agents_tool_definitions",
     "__version__",
 ]
