@@ -69,6 +69,16 @@ type document struct {
 // tokenizer and indexes them. It fails on identity collisions or an unknown
 // tokenizer.
 func New(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
+	return NewWithCheckpoint(cat, p, nil)
+}
+
+// NewWithCheckpoint is New calling checkpoint (when not nil) after each tool
+// it indexes and once the index is finished, as an import does (see
+// importer.Options.Checkpoint).
+func NewWithCheckpoint(cat *catalog.Catalog, p *profile.Profile, checkpoint func()) (*Engine, error) {
+	if checkpoint == nil {
+		checkpoint = func() {}
+	}
 	e, err := newUnindexed(cat, p)
 	if err != nil {
 		return nil, err
@@ -82,8 +92,10 @@ func New(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
 			tokens = p.IndexTokens(f, tokenizer.AppendTokens(tokens[:0], fields[f]))
 			builder.Add(doc, f, tokens)
 		}
+		checkpoint()
 	}
 	e.index = builder.Finish()
+	checkpoint()
 	e.index.PrepareProfile(p)
 	return e, nil
 }

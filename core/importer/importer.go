@@ -72,6 +72,13 @@ type Options struct {
 	// defer_loading only the deferred tools are imported (the report's
 	// AlwaysLoaded names the rest). Formats mcp, openai and anthropic only.
 	ToolSearch bool
+	// Checkpoint, when not nil, is called as each tool is read, checked and
+	// built (and indexed, in snapshot.FromCatalog), so that work between two
+	// calls is about one tool's; the catalog's JSON, or one DWS file, is
+	// decoded between two calls. It is for a host that can stop a
+	// long build only at a call it sees, such as the module's WASI calls
+	// under wazero (hostapi's stopAtHostCall); natively nothing needs it.
+	Checkpoint func()
 }
 
 // Import imports data in the named format strictly, with the format's
@@ -96,11 +103,7 @@ func ImportWith(format string, data []byte, opts Options) (*catalog.Catalog, *pr
 		if opts.ToolSearch {
 			return nil, nil, nil, fmt.Errorf("format %q has no provider tool definitions to import for tool search (use mcp, openai or anthropic)", format)
 		}
-		files, err := dws.FilesFromBytes(data)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		cat, err := dws.Import(files)
+		cat, err := dws.ImportBytes(data, opts.Checkpoint)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -111,6 +114,7 @@ func ImportWith(format string, data []byte, opts Options) (*catalog.Catalog, *pr
 			continue
 		}
 		t := tally.New(opts.Strict)
+		t.Checkpoint = opts.Checkpoint
 		var doc *native.Document
 		var alwaysLoaded []string
 		var err error

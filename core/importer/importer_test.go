@@ -254,3 +254,25 @@ func TestExactGuardFindsNamesThatAreNotNFKC(t *testing.T) {
 		require.Equal(t, "tools.ｆｏｏ", r.Candidates[0].CanonicalPath, query)
 	}
 }
+
+// TestCheckpointIsCalledPerToolAndChangesNothing: the module's build relies
+// on the checkpoint for its WASI calls (calls.AppendSnapshot), so every
+// format calls it at least once per tool, and the catalog is the same with
+// or without it.
+func TestCheckpointIsCalledPerToolAndChangesNothing(t *testing.T) {
+	inputs := map[string][]byte{"dws": testdata.DWSCatalog}
+	for _, format := range importer.Formats()[1:] {
+		inputs[format] = []byte(tiny[format])
+	}
+	for _, format := range importer.Formats() {
+		t.Run(format, func(t *testing.T) {
+			plain, _, _, err := importer.ImportWith(format, inputs[format], importer.Options{})
+			require.NoError(t, err)
+			calls := 0
+			checked, _, _, err := importer.ImportWith(format, inputs[format], importer.Options{Checkpoint: func() { calls++ }})
+			require.NoError(t, err)
+			require.GreaterOrEqual(t, calls, checked.ToolCount())
+			require.Equal(t, plain, checked)
+		})
+	}
+}

@@ -93,7 +93,11 @@ func Build(cat *catalog.Catalog, p *profile.Profile) ([]byte, error) {
 
 // BuildWithReport is Build that stores the import's report in the snapshot.
 func BuildWithReport(cat *catalog.Catalog, p *profile.Profile, report *importer.Report) ([]byte, error) {
-	e, err := engine.New(cat, p)
+	return buildWithReport(cat, p, report, nil)
+}
+
+func buildWithReport(cat *catalog.Catalog, p *profile.Profile, report *importer.Report, checkpoint func()) ([]byte, error) {
+	e, err := engine.NewWithCheckpoint(cat, p, checkpoint)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +120,7 @@ func FromCatalog(format string, data []byte, opts importer.Options) ([]byte, *im
 	if format == dws.Format {
 		stored = nil
 	}
-	snap, err := BuildWithReport(cat, p, stored)
+	snap, err := buildWithReport(cat, p, stored, opts.Checkpoint)
 	if err != nil {
 		return nil, nil, err
 	}

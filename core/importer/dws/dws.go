@@ -10,7 +10,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -27,11 +29,33 @@ const Format = "dws"
 type Files map[string][]byte
 
 // Import builds a Catalog from a dump and verifies its recorded hashes.
-func Import(files Files) (*catalog.Catalog, error) {
+func Import(files Files) (*catalog.Catalog, error) { return ImportWith(files, nil) }
+
+// ImportBytes reads a dump given as FilesFromBytes takes it and imports it,
+// calling checkpoint (when not nil) after each file it reads, as ImportWith
+// does after each file it decodes and each tool it reads.
+func ImportBytes(data []byte, checkpoint func()) (*catalog.Catalog, error) {
+	if checkpoint == nil {
+		checkpoint = func() {}
+	}
+	files, err := filesFromBytes(data, checkpoint)
+	if err != nil {
+		return nil, err
+	}
+	return ImportWith(files, checkpoint)
+}
+
+// ImportWith is Import calling checkpoint (when not nil) after each file it
+// decodes and each tool it reads (see importer.Options.Checkpoint).
+func ImportWith(files Files, checkpoint func()) (*catalog.Catalog, error) {
+	if checkpoint == nil {
+		checkpoint = func() {}
+	}
 	index, err := decodeObject(files, "catalog.json")
 	if err != nil {
 		return nil, err
 	}
+	checkpoint()
 	recordedSurface, _ := index["surface_hash"].(string)
 	recordedSource, _ := index["source_hash"].(string)
 	catalogObject, ok := index["catalog"].(map[string]any)
@@ -54,6 +78,7 @@ func Import(files Files) (*catalog.Catalog, error) {
 		if err != nil {
 			return nil, err
 		}
+		checkpoint()
 		productID, _ := shard["product"].(string)
 		tools, ok := shard["tools"].(map[string]any)
 		if productID == "" || !ok {
@@ -97,6 +122,7 @@ func Import(files Files) (*catalog.Catalog, error) {
 		}
 		sort.Strings(canonicals)
 		for _, canonical := range canonicals {
+			checkpoint()
 			object, ok := tools[canonical].(map[string]any)
 			if !ok {
 				return nil, fmt.Errorf("tools/%s.json: tool %q is not an object", product.ID, canonical)
@@ -134,12 +160,13 @@ func Import(files Files) (*catalog.Catalog, error) {
 	if _, err := catalog.NewIdentityIndex(flat); err != nil {
 		return nil, err
 	}
-
+	checkpoint()
 	surface := catalog.SurfaceHash(flat)
+	checkpoint()
 	if recordedSurface != surface {
 		return nil, fmt.Errorf("catalog.json records surface_hash %q, the tools hash to %q", recordedSurface, surface)
 	}
-	source, err := sourceHash(index["version"], surface, catalogObject, fullTools)
+	source, err := sourceHash(index["version"], surface, catalogObject, fullTools, checkpoint)
 	if err != nil {
 		return nil, err
 	}
@@ -151,9 +178,12 @@ func Import(files Files) (*catalog.Catalog, error) {
 }
 
 // sourceHash is SHA-256 over the compact, HTML-escaped JSON of
-// {"version","surface_hash","catalog","tools"} with object keys sorted.
-func sourceHash(version any, surface string, catalogObject, tools map[string]any) (string, error) {
-	buf := make([]byte, 0, 32<<20)
+// {"version","surface_hash","catalog","tools"} with object keys sorted. The
+// tools object is written one tool at a time, at a checkpoint each, into
+// the hash rather than into one buffer of the whole dump.
+func sourceHash(version any, surface string, catalogObject, tools map[string]any, checkpoint func()) (string, error) {
+	h := sha256.New()
+	buf := make([]byte, 0, 64<<10)
 	buf = append(buf, `{"version":`...)
 	buf, err := jsonw.AppendValue(buf, version, true)
 	if err != nil {
@@ -167,13 +197,23 @@ func sourceHash(version any, surface string, catalogObject, tools map[string]any
 	if buf, err = jsonw.AppendValue(buf, catalogObject, true); err != nil {
 		return "", fmt.Errorf("catalog.json: %w", err)
 	}
-	buf = append(buf, `,"tools":`...)
-	if buf, err = jsonw.AppendValue(buf, tools, true); err != nil {
-		return "", fmt.Errorf("tools: %w", err)
+	buf = append(buf, `,"tools":{`...)
+	for i, canonical := range slices.Sorted(maps.Keys(tools)) {
+		checkpoint()
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = jsonw.AppendString(buf, canonical, true)
+		buf = append(buf, ':')
+		if buf, err = jsonw.AppendValue(buf, tools[canonical], true); err != nil {
+			return "", fmt.Errorf("tools: %w", err)
+		}
+		h.Write(buf)
+		buf = buf[:0]
 	}
-	buf = append(buf, '}')
-	sum := sha256.Sum256(buf)
-	return "sha256:" + hex.EncodeToString(sum[:]), nil
+	buf = append(buf, "}}"...)
+	h.Write(buf)
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func decodeObject(files Files, name string) (map[string]any, error) {

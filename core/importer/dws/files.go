@@ -17,7 +17,10 @@ import (
 const maxDumpBytes = 256 << 20
 
 // FilesFromTarGz reads a gzip'd tar of a dump (regular files only).
-func FilesFromTarGz(data []byte) (Files, error) {
+func FilesFromTarGz(data []byte) (Files, error) { return filesFromTarGz(data, func() {}) }
+
+// filesFromTarGz is FilesFromTarGz calling checkpoint after each file.
+func filesFromTarGz(data []byte, checkpoint func()) (Files, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("dump archive: %w", err)
@@ -45,6 +48,7 @@ func FilesFromTarGz(data []byte) (Files, error) {
 			return nil, fmt.Errorf("dump archive: %s: %w", header.Name, err)
 		}
 		files[path.Clean(strings.TrimPrefix(header.Name, "./"))] = body
+		checkpoint()
 	}
 }
 
@@ -72,9 +76,11 @@ func FilesFromFS(fsys fs.FS) (Files, error) {
 // FilesFromBytes reads a dump given as one byte string: a gzip'd tar, or a
 // JSON object mapping file names to their JSON contents
 // ({"catalog.json": {…}, "tools/chat.json": {…}, …}).
-func FilesFromBytes(data []byte) (Files, error) {
+func FilesFromBytes(data []byte) (Files, error) { return filesFromBytes(data, func() {}) }
+
+func filesFromBytes(data []byte, checkpoint func()) (Files, error) {
 	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
-		return FilesFromTarGz(data)
+		return filesFromTarGz(data, checkpoint)
 	}
 	var bundle map[string]json.RawMessage
 	if err := json.Unmarshal(data, &bundle); err != nil {

@@ -159,6 +159,7 @@ func BuildWith(doc *Document, format string, t *tally.Tally) (*catalog.Catalog, 
 			product.Name = p.ID
 		}
 		for j := range p.Tools {
+			t.Tick()
 			product.Tools[j] = catalogTool(p.ID, &p.Tools[j])
 		}
 		cat.Products[i] = product
@@ -281,6 +282,7 @@ func normalize(doc *Document, skip *tally.Tally) error {
 		sort.SliceStable(p.Tools, func(a, b int) bool { return p.Tools[a].Name < p.Tools[b].Name })
 		good := p.Tools[:0]
 		for j := range p.Tools {
+			skip.Tick()
 			t := p.Tools[j]
 			err := normalizeTool(&t)
 			if err == nil && len(good) > 0 && t.Name == good[len(good)-1].Name {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
@@ -27,6 +28,11 @@ const ABIVersion = 1
 // limit: near it the collector works harder instead of growing memory
 // (which WebAssembly never gives back).
 const DefaultMemoryLimit = 256 << 20
+
+// checkpointEvery is how many import checkpoints (about one per tool and
+// step) pass between two clock reads during a build: a few hundred
+// microseconds of work on wazero, for a call that costs about a microsecond.
+const checkpointEvery = 16
 
 // Open is an engine opened from a snapshot, with its explaining twin.
 type Open struct {
@@ -92,9 +98,20 @@ func OpenSnapshot(data []byte, openWith func([]byte) (*engine.Engine, error)) (*
 // 2026-12-02). The price is memory: the instance grows to about what the
 // build allocates (129 MiB of linear memory instead of 76 MiB there), and
 // every host builds in an instance of its own that it drops afterwards.
+//
+// The collector was also what made WASI calls during a build (it reads the
+// clock), and a host may stop a call only at one (hostapi's stopAtHostCall),
+// so the import's checkpoint reads the clock instead: once every
+// checkpointEvery tools.
 func AppendSnapshot(out []byte, format string, data []byte) ([]byte, *wire.Error) {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	snap, _, err := snapshot.FromCatalog(format, data, importer.Options{})
+	ticks := 0
+	checkpoint := func() {
+		if ticks++; ticks%checkpointEvery == 0 {
+			_ = time.Now() // clock_time_get: a WASI call
+		}
+	}
+	snap, _, err := snapshot.FromCatalog(format, data, importer.Options{Checkpoint: checkpoint})
 	var unknown *importer.UnknownFormatError
 	switch {
 	case errors.As(err, &unknown):

@@ -30,20 +30,31 @@ type Field struct {
 // Tally collects the counts of one import. A nil *Tally is a strict tally
 // that counts nothing, so that code paths without a report stay simple.
 type Tally struct {
-	Strict  bool
-	read    int
-	skipped int
-	listed  []Skip
-	fields  map[string]*Field // looked up by name only; Fields sorts
+	Strict bool
+	// Checkpoint, when not nil, is called for each tool read and each tool
+	// built (importer.Options.Checkpoint says why).
+	Checkpoint func()
+	read       int
+	skipped    int
+	listed     []Skip
+	fields     map[string]*Field // looked up by name only; Fields sorts
 }
 
 // New returns an empty tally; strict makes Skip refuse instead of skip.
 func New(strict bool) *Tally { return &Tally{Strict: strict, fields: map[string]*Field{}} }
 
-// Read counts one tool entry of the input.
+// Read counts one tool entry of the input, at a checkpoint.
 func (t *Tally) Read() {
 	if t != nil {
 		t.read++
+		t.Tick()
+	}
+}
+
+// Tick calls the checkpoint, if there is one.
+func (t *Tally) Tick() {
+	if t != nil && t.Checkpoint != nil {
+		t.Checkpoint()
 	}
 }
 
