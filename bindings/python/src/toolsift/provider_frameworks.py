@@ -32,7 +32,8 @@ from ._engine import Engine
 from ._errors import ValidationError
 
 if TYPE_CHECKING:  # the frameworks are optional: only their types are named here
-    from agents import FunctionTool, RunContextWrapper, ToolContext
+    from agents import FunctionTool, RunContextWrapper
+    from agents.tool_context import ToolContext
     from llama_index.core.objects import ObjectRetriever
     from llama_index.core.schema import NodeWithScore, QueryBundle
     from llama_index.core.tools import BaseTool
