@@ -140,9 +140,20 @@ func decodeParameter(item any) (Parameter, error) {
 // byte order, empty values left out, no HTML escaping. Decode reads it back
 // to an equal document; the source hash of a catalog is computed over it.
 func AppendJSON(dst []byte, doc *Document) []byte {
+	return appendJSON(dst, doc, keepAll)
+}
+
+// keepAll is the flush of a form kept whole in one buffer.
+func keepAll(dst []byte) []byte { return dst }
+
+// appendJSON is AppendJSON passing the buffer to flush after each tool;
+// flush returns what to go on appending to (dst itself, or dst[:0] once
+// it has consumed the bytes), so that a hash can take the form in pieces
+// instead of one buffer of it all.
+func appendJSON(dst []byte, doc *Document, flush func([]byte) []byte) []byte {
 	o := jsonw.StartObject(dst, false)
 	o.Key("products")
-	o.Buf = appendArray(o.Buf, len(doc.Products), func(dst []byte, i int) []byte { return appendProduct(dst, &doc.Products[i]) })
+	o.Buf = appendArray(o.Buf, len(doc.Products), func(dst []byte, i int) []byte { return appendProduct(dst, &doc.Products[i], flush) })
 	o.String("version", Version)
 	return o.End()
 }
@@ -174,13 +185,13 @@ func (c *canonical) strs(k string, values []string) {
 	}
 }
 
-func appendProduct(dst []byte, p *Product) []byte {
+func appendProduct(dst []byte, p *Product, flush func([]byte) []byte) []byte {
 	c := canonical{jsonw.StartObject(dst, false)}
 	c.str("description", p.Description)
 	c.str("id", p.ID)
 	c.str("name", p.Name)
 	c.Key("tools")
-	c.Buf = appendArray(c.Buf, len(p.Tools), func(dst []byte, i int) []byte { return appendTool(dst, &p.Tools[i]) })
+	c.Buf = appendArray(c.Buf, len(p.Tools), func(dst []byte, i int) []byte { return flush(appendTool(dst, &p.Tools[i])) })
 	return c.End()
 }
 

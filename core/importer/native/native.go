@@ -147,8 +147,7 @@ func BuildWith(doc *Document, format string, t *tally.Tally) (*catalog.Catalog, 
 	if err := normalize(doc, t); err != nil {
 		return nil, err
 	}
-	encoded := appendOriginals(AppendJSON(nil, doc), doc)
-	sum := sha256.Sum256(encoded)
+	sum := sourceHash(doc)
 
 	cat := &catalog.Catalog{Format: format, Products: make([]catalog.Product, len(doc.Products))}
 	var all []*catalog.Tool
@@ -168,18 +167,39 @@ func BuildWith(doc *Document, format string, t *tally.Tally) (*catalog.Catalog, 
 		}
 	}
 	cat.Version = catalog.VersionRef{
-		SourceHash:  "sha256:" + hex.EncodeToString(sum[:]),
+		SourceHash:  "sha256:" + hex.EncodeToString(sum),
 		SurfaceHash: catalog.SurfaceHash(all),
 	}
 	return cat, nil
 }
+
+// sourceHash is SHA-256 over the document's canonical JSON (AppendJSON)
+// and its tools' original definitions (appendOriginals), written into the
+// hash in pieces of about hashChunk bytes instead of one buffer of them all.
+func sourceHash(doc *Document) []byte {
+	h := sha256.New()
+	flush := func(dst []byte) []byte {
+		if len(dst) < hashChunk {
+			return dst
+		}
+		h.Write(dst)
+		return dst[:0]
+	}
+	buf := appendJSON(make([]byte, 0, 2*hashChunk), doc, flush)
+	buf = appendOriginals(buf, doc, flush)
+	h.Write(buf)
+	return h.Sum(nil)
+}
+
+// hashChunk is how many bytes sourceHash gathers before it hashes them.
+const hashChunk = 32 << 10
 
 // appendOriginals appends, when any tool keeps its original definition, a
 // newline and then each tool's canonical path and definition in document
 // order, one per line: the definitions are what a provider receives, so a
 // change to one is a new catalog generation. A document without them hashes
 // as it always did.
-func appendOriginals(dst []byte, doc *Document) []byte {
+func appendOriginals(dst []byte, doc *Document, flush func([]byte) []byte) []byte {
 	any := false
 	for i := range doc.Products {
 		for j := range doc.Products[i].Tools {
@@ -195,7 +215,7 @@ func appendOriginals(dst []byte, doc *Document) []byte {
 			dst = append(dst, '\n')
 			dst = append(dst, p.ID+"."+p.Tools[j].Name...)
 			dst = append(dst, ' ')
-			dst = append(dst, p.Tools[j].Original...)
+			dst = flush(append(dst, p.Tools[j].Original...))
 		}
 	}
 	return dst
