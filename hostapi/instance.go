@@ -106,8 +106,9 @@ func compileRuntime(ctx context.Context, cfg *config, module []byte, cache wazer
 // stopAtHostCall stops a call whose context is done when the module next
 // calls a WASI function, without the cost of WithInterruptibleCalls (wazero's
 // check on every loop iteration, 5.4x to 6x per search). The Go runtime in
-// the module calls clock_time_get often enough for this to bound a long call
-// (TestWASICallGaps measures how often). The instance is closed and the call
+// the module calls clock_time_get often enough for this to bound a long call,
+// and a snapshot build, whose collector is paused, reads the clock at its
+// checkpoints (calls.AppendSnapshot); TestWASICallGaps measures how often. The instance is closed and the call
 // fails with a *sys.ExitError carrying wazero's exit code for the context's
 // error, as WithInterruptibleCalls would; the caller discards the instance.
 // It uses wazero's experimental function listener API: a wazero upgrade that

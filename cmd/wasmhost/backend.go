@@ -237,8 +237,7 @@ func buildSnapshotReporting(ctx context.Context, engineName, format, path string
 	if err != nil {
 		return nil, nil, err
 	}
-	// The options that change what is built; a checkpoint does not.
-	if engineName == "wasm" && !options.Strict && options.Profile == "" && !options.ToolSearch {
+	if engineName == "wasm" && options.Default() {
 		phases.begin("import, index and encode in the module")
 		snap, err := hostapi.BuildSnapshot(ctx, format, data, opts...)
 		return snap, nil, err

@@ -81,6 +81,11 @@ type Options struct {
 	Checkpoint func()
 }
 
+// Default reports whether every option that changes what is imported is
+// at its zero value (a checkpoint changes nothing): the options of the
+// module's build call, which takes none.
+func (o Options) Default() bool { return !o.Strict && o.Profile == "" && !o.ToolSearch }
+
 // Import imports data in the named format strictly, with the format's
 // default profile. Any other error means the input is not a valid catalog
 // of that format; its message names the entry and the field.

@@ -11,8 +11,8 @@ import (
 
 // TestSourceHashIsTheHashOfTheWholeForm: sourceHash writes the canonical
 // JSON and the originals into the hash in pieces; the digest must be that of
-// the whole form in one buffer, with pieces flushed inside a product, at a
-// product's end and inside the originals.
+// the whole form in one buffer, in a document several pieces long, with and
+// without originals.
 func TestSourceHashIsTheHashOfTheWholeForm(t *testing.T) {
 	for _, withOriginals := range []bool{false, true} {
 		doc := &Document{}
