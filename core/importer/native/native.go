@@ -16,8 +16,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"maps"
-	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -106,6 +104,18 @@ type Tool struct {
 	// as catalog.Tool.Original; nil otherwise. It is not part of the
 	// document's JSON form, and enters the source hash only when present.
 	Original catalog.RawJSON
+
+	// fromSchema is what ParametersFromSchema derives from InputSchema, when
+	// the importer had the schema decoded already (ReadSchemaField): Build
+	// takes it instead of decoding InputSchema a second time, which was a
+	// quarter of an MCP import in the module. nil: Build decodes.
+	fromSchema *derivedParameters
+}
+
+// derivedParameters is the result of ParametersFromSchema, kept for Build.
+type derivedParameters struct {
+	parameters []Parameter
+	err        error
 }
 
 // Parameter is one input of a tool. Nested object properties are flattened
@@ -420,7 +430,7 @@ func checkProduct(p *Product) error {
 	if len(p.Tools) == 0 {
 		return fmt.Errorf("has no tools")
 	}
-	return checkTexts(map[string]string{"name": p.Name, "description": p.Description})
+	return checkTexts(prose("description", p.Description), prose("name", p.Name))
 }
 
 func normalizeTool(t *Tool) error {
@@ -434,10 +444,11 @@ func normalizeTool(t *Tool) error {
 	}
 	t.Aliases = catalog.SortedUnique(t.Aliases)
 	t.Keywords = catalog.SortedUnique(t.Keywords)
-	if err := checkTexts(map[string]string{"keywords": strings.Join(t.Keywords, "\n"),
-		"title": t.Title, "summary": t.Summary, "description": t.Description, "unavailable_reason": t.UnavailableReason,
-		"use_when": strings.Join(t.UseWhen, "\n"), "avoid_when": strings.Join(t.AvoidWhen, "\n"), "examples": strings.Join(t.Examples, "\n"),
-	}); err != nil {
+	if err := checkTexts(
+		prose("avoid_when", t.AvoidWhen...), prose("description", t.Description), prose("examples", t.Examples...),
+		prose("keywords", t.Keywords...), prose("summary", t.Summary), prose("title", t.Title),
+		prose("unavailable_reason", t.UnavailableReason), prose("use_when", t.UseWhen...),
+	); err != nil {
 		return err
 	}
 
@@ -480,7 +491,13 @@ func normalizeTool(t *Tool) error {
 		return fmt.Errorf(`field %q: %d bytes; the limit is %d`, schemaField, len(t.InputSchema), MaxSchemaBytes)
 	}
 	if t.Parameters == nil && len(t.InputSchema) > 0 {
-		parameters, err := ParametersFromSchema(t.InputSchema)
+		var parameters []Parameter
+		var err error
+		if d := t.fromSchema; d != nil {
+			parameters, err = d.parameters, d.err
+		} else {
+			parameters, err = ParametersFromSchema(t.InputSchema)
+		}
 		if err != nil {
 			return fmt.Errorf(`field %q: %w`, schemaField, err)
 		}
@@ -500,7 +517,7 @@ func normalizeTool(t *Tool) error {
 		if i > 0 && p.Name == t.Parameters[i-1].Name {
 			return fmt.Errorf("parameter %q appears twice", p.Name)
 		}
-		if err := checkTexts(map[string]string{"type": p.Type, "description": p.Description, "enum": strings.Join(p.Enum, "\n")}); err != nil {
+		if err := checkTexts(prose("description", p.Description), prose("enum", p.Enum...), prose("type", p.Type)); err != nil {
 			return fmt.Errorf("parameter %q: %w", p.Name, err)
 		}
 	}
@@ -527,15 +544,32 @@ func checkName(field, name string) error {
 	return nil
 }
 
-// checkTexts bounds prose fields, checking them in key order so that the
-// error is the same on every run.
-func checkTexts(fields map[string]string) error {
-	for _, k := range slices.Sorted(maps.Keys(fields)) {
-		if n := len(fields[k]); n > MaxTextBytes {
-			return fmt.Errorf("field %q: %d bytes; the limit is %d", k, n, MaxTextBytes)
+// checkTexts bounds prose fields, given in key order so that the error is
+// the same on every run.
+func checkTexts(fields ...textSize) error {
+	for _, f := range fields {
+		if f.bytes > MaxTextBytes {
+			return fmt.Errorf("field %q: %d bytes; the limit is %d", f.field, f.bytes, MaxTextBytes)
 		}
 	}
 	return nil
+}
+
+// textSize is the size of a prose field: a list counts as its lines joined
+// by newlines. Sizes, not joined copies, because checkTexts runs on every
+// tool and parameter of a catalog (maps and joins of them were a tenth of an
+// MCP import in the module).
+type textSize struct {
+	field string
+	bytes int
+}
+
+func prose(field string, lines ...string) textSize {
+	n := max(len(lines)-1, 0)
+	for _, line := range lines {
+		n += len(line)
+	}
+	return textSize{field, n}
 }
 
 func contains(list []string, s string) bool {

@@ -242,4 +242,8 @@ func ReadSchemaField(tool *Tool, f *jsonread.Fields, key string) {
 		return
 	}
 	tool.InputSchema, tool.Parameters, tool.SchemaField = schema, parameters, key
+	if schema != nil {
+		derived, err := schemaParameters(object)
+		tool.fromSchema = &derivedParameters{parameters: derived, err: err}
+	}
 }

@@ -28,6 +28,11 @@ func ParametersFromSchema(schema catalog.RawJSON) ([]Parameter, error) {
 	if !ok {
 		return nil, fmt.Errorf("want a JSON Schema object, got %s", jsonread.TypeName(value))
 	}
+	return schemaParameters(root)
+}
+
+// schemaParameters is ParametersFromSchema of a schema already decoded.
+func schemaParameters(root map[string]any) ([]Parameter, error) {
 	var out []Parameter
 	if err := appendProperties(&out, root, "", true, 1); err != nil {
 		return nil, err
