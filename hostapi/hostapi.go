@@ -273,12 +273,18 @@ func ModuleVersion(ctx context.Context, opts ...Option) (string, error) {
 	return string(out), err
 }
 
-// oneShot runs f on a fresh instance of a runtime of its own.
+// abandonedCalls counts the one-shot calls whose caller has gone (its
+// context ended) while the module still runs to its next WASI call; tests
+// wait for them.
+var abandonedCalls sync.WaitGroup
+
+// oneShot runs f on a fresh instance, closed afterwards, of the runtime of
+// its configuration (oneShotRuntime).
 func oneShot(ctx context.Context, op string, opts []Option, f func(*instance) ([]byte, error)) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, finish(ctx, op, nil, "")
 	}
-	mr, err := newModuleRuntime(ctx, newConfig(opts))
+	mr, release, err := oneShotRuntime(ctx, newConfig(opts))
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, finish(ctx, op, err, "")
@@ -287,20 +293,24 @@ func oneShot(ctx context.Context, op string, opts []Option, f func(*instance) ([
 	}
 	in, err := mr.instantiate(ctx)
 	if err != nil {
-		_ = mr.close(ctx)
+		release()
 		return nil, err // already decorated by instantiate
 	}
 	out, err, pending := mr.runUntilDone(ctx, func() ([]byte, error) { return f(in) })
 	if pending != nil {
-		// The module stops at its next WASI call; its runtime is closed
+		// The module stops at its next WASI call; its instance is closed
 		// once it has.
+		abandonedCalls.Add(1)
 		go func() {
+			defer abandonedCalls.Done()
 			<-pending
-			_ = mr.close(ctx)
+			in.close()
+			release()
 		}()
 		return nil, finish(ctx, op, nil, "")
 	}
-	_ = mr.close(ctx)
+	in.close()
+	release()
 	if err = finish(ctx, op, err, in.stderr.String()); err != nil {
 		return nil, err
 	}

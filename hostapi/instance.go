@@ -16,7 +16,6 @@ import (
 	"github.com/tetratelabs/wazero/sys"
 
 	"github.com/toolsift/toolsift/core/wire"
-	"github.com/toolsift/toolsift/wasm"
 )
 
 // sharedCache is the process-wide in-memory compilation cache used when no
@@ -40,16 +39,9 @@ type moduleRuntime struct {
 }
 
 func newModuleRuntime(ctx context.Context, cfg *config) (*moduleRuntime, error) {
-	module := cfg.module
-	if module == nil {
-		module = wasm.Binary
-	}
+	module, cache := cfg.moduleBytes(), cfg.compilationCache()
 	if len(module) == 0 {
 		return nil, errors.New("toolsift: no module: the wasm package embeds an empty toolsearch.wasm")
-	}
-	cache := cfg.cache
-	if !cfg.cacheSet {
-		cache = sharedCache()
 	}
 	mr, err := compileRuntime(ctx, cfg, module, cache)
 	if err == nil || cache == nil || ctx.Err() != nil {

@@ -4,6 +4,8 @@ import (
 	"runtime"
 
 	"github.com/tetratelabs/wazero"
+
+	"github.com/toolsift/toolsift/wasm"
 )
 
 // Option configures Open, BuildSnapshot and ModuleVersion.
@@ -50,6 +52,23 @@ func newConfig(opts []Option) *config {
 		c.memoryLimit = defaultMemoryLimit
 	}
 	return c
+}
+
+// moduleBytes is the module to run: WithModule's, else the embedded one.
+func (c *config) moduleBytes() []byte {
+	if c.module == nil {
+		return wasm.Binary
+	}
+	return c.module
+}
+
+// compilationCache is WithCompilationCache's cache (nil: none), else the
+// process-wide one.
+func (c *config) compilationCache() wazero.CompilationCache {
+	if !c.cacheSet {
+		return sharedCache()
+	}
+	return c.cache
 }
 
 // memoryLimitPages is the memory limit in whole 64 KiB wasm pages, at least
