@@ -189,3 +189,17 @@ func BenchmarkWasmGenericProfiles(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkModuleVersion is the cost of a one-shot call around the module's
+// work: a runtime (kept per configuration since 4a2648a) and a fresh
+// instance.
+func BenchmarkModuleVersion(b *testing.B) {
+	ctx := context.Background()
+	_, err := ModuleVersion(ctx) // compile once
+	require.NoError(b, err)
+	for b.Loop() {
+		if _, err := ModuleVersion(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
