@@ -50,6 +50,7 @@ func (ix *Index) prepareBM25F(p *profile.Profile) {
 	ix.bm25fK1 = p.K1
 	ix.bm25fQueryTF = p.QueryTermWeight
 	ix.bm25fPairWeight = p.PairWeight
+	ix.bm25fMerged = newBM25FMerged(&ix.Fields)
 }
 
 // scoreBM25F accumulates every touched document's per-field shares into
@@ -61,7 +62,6 @@ func (ix *Index) scoreBM25F(terms []queryTerm, expansionWeight float64, s *Scrat
 		s.termMark = make([]uint8, docs)
 		s.termDocs = make([]uint32, docs+1) // a spare slot: the loop stores before it knows
 	}
-	n := float64(docs)
 	k1 := ix.bm25fK1
 	for _, qt := range terms {
 		// 1. tf~ per document, field by field in field order.
@@ -76,22 +76,29 @@ func (ix *Index) scoreBM25F(terms []queryTerm, expansionWeight float64, s *Scrat
 			count = s.addTermField(f, field.PostingDoc[lo:hi], field.PostingTF[lo:hi], field.bm25fCoef, count)
 		}
 		// 2. Saturate once per document, and share the score out.
-		df := float64(count)
-		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-		weight := idf
-		if ix.bm25fPairWeight > 0 && text.IsWordPair(ix.vocab.terms[qt.id]) {
-			// Decided per query term, not per vocabulary term at open:
-			// a query has a few terms, a catalog hundreds of thousands.
-			weight = float64(idf * ix.bm25fPairWeight)
-		}
-		if qt.expansion {
-			weight = float64(weight * expansionWeight)
-		}
-		if ix.bm25fQueryTF == profile.QueryTermLog {
-			weight = float64(weight * math.Log1p(float64(qt.count)))
-		}
-		s.saturate(s.termDocs[:count], weight, k1)
+		s.saturate(s.termDocs[:count], ix.bm25fTermWeight(&qt, count, expansionWeight), k1)
 	}
+}
+
+// bm25fTermWeight is a query term's weight, qw(t)·idf(t), for a term in df
+// documents; scoreBM25F and TopBM25F both take it from here, so their
+// scores have the same bits.
+func (ix *Index) bm25fTermWeight(qt *queryTerm, df int, expansionWeight float64) float64 {
+	n, d := float64(ix.Docs), float64(df)
+	idf := math.Log(1 + (n-d+0.5)/(d+0.5))
+	weight := idf
+	if ix.bm25fPairWeight > 0 && text.IsWordPair(ix.vocab.terms[qt.id]) {
+		// Decided per query term, not per vocabulary term at open:
+		// a query has a few terms, a catalog hundreds of thousands.
+		weight = float64(idf * ix.bm25fPairWeight)
+	}
+	if qt.expansion {
+		weight = float64(weight * expansionWeight)
+	}
+	if ix.bm25fQueryTF == profile.QueryTermLog {
+		weight = float64(weight * math.Log1p(float64(qt.count)))
+	}
+	return weight
 }
 
 // addTermField adds one field's part of tf~ for the postings (docs, tfs) of

@@ -43,6 +43,9 @@ type Index struct {
 	bm25fK1         float64
 	bm25fQueryTF    string
 	bm25fPairWeight float64 // 0: pairs weigh as words
+	// bm25fMerged: each queried term's postings merged over the fields,
+	// for TopBM25F.
+	bm25fMerged *bm25fMerged
 }
 
 // Field is one field's postings. Terms are sorted; the postings of Terms[i]

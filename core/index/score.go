@@ -61,6 +61,11 @@ type Scratch struct {
 	part     [][profile.NumFields]float64
 	termMark []uint8
 	termDocs []uint32
+	// TopBM25F: each document's approximate score (zero outside a call),
+	// and the weight of each query term.
+	approx      []float64
+	termWeights []float64
+	termMerged  []*mergedTerm
 }
 
 // The loops over a document's fields are unrolled (a loop costs a dispatch

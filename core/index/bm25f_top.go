@@ -1,0 +1,312 @@
+package index
+
+import (
+	"math"
+	"sync"
+
+	"github.com/toolsift/toolsift/core/profile"
+)
+
+// TopBM25F answers what Top(ScoreExpanded(…), k, quantum) answers under a
+// BM25F profile, the same Ranked values in the same order and the same
+// FieldScores for them, without scoring every document exactly.
+//
+// ScoreExpanded walks each query term's postings field by field and
+// saturates every document it touches: at 100,000 tools a long query touches
+// most of the catalog, and that exact, per-field work was the whole query
+// (a CPU profile of the 200 bench queries on syn100k natively: 85% in
+// addTermField, saturate and reset, 8% more in the final totals). But a term's saturation in a document,
+// tf~/(k1+tf~), depends on the term and the document alone, and the query
+// only weighs it (idf, pair and expansion weights). So:
+//
+//  1. Each term's postings are merged over the fields once, on its first
+//     query, with its saturation per document rounded to float32
+//     (mergedTerm; memory grows with the terms queried, never with the
+//     catalog's whole vocabulary).
+//  2. A query adds w_t · sat(t, d) over its terms: one multiply-add per
+//     document a term is in, an approximation a(d) of the exact score e(d).
+//  3. Only the documents whose a(d) could put e(d) among the best k are
+//     scored exactly, in exactly ScoreExpanded's arithmetic (rescore), and
+//     ranked by Top.
+//
+// Why 3 loses nothing: every step of both sums adds positive values, so
+// a(d) and e(d) each lie within a relative 1e-7 of the real value (float32
+// rounding is 2^-24; float64 rounding over n terms is (n+15)·2^-53, 5e-13
+// for 2,000 terms), and a relative slack of ρ = 1e-6 bounds |a − e| with
+// room to spare. The k-th best exact score T_e is at least T_a/(1+ρ), where
+// T_a is the k-th best approximation, so every document Top could keep (an
+// exact score of at least T_e − 2/quantum − 1e-12·T_e) has a(d) ≥ cutoff
+// below. Top over that superset finds the same k-th best score, the same
+// cutoff and the same hits. TestTopBM25FIsTopOfScoreExpanded checks it on
+// random catalogs and queries, and the engine's golden files on real ones.
+func (ix *Index) TopBM25F(tokens, expansions []string, expansionWeight float64, eligible []bool, k int, quantum float64, s *Scratch) []Ranked {
+	eligible = eligible[:ix.Docs]
+	s.reset(ix.Docs)
+	s.weights = [profile.NumFields]float64{1, 1, 1, 1, 1} // already in the coefficients
+	if len(s.approx) != ix.Docs {
+		s.approx = make([]float64, ix.Docs)
+	}
+	terms := ix.addExpansions(ix.queryTerms(tokens, s), expansions, s)
+	s.termWeights, s.termMerged = s.termWeights[:0], s.termMerged[:0]
+	for i := range terms {
+		m := ix.merged(terms[i].id)
+		if m == nil { // not kept: saturated from the field postings, for this query only
+			s.termWeights, s.termMerged = append(s.termWeights, 0), append(s.termMerged, nil)
+			s.termWeights[i] = ix.addApproxFields(&terms[i], expansionWeight, s)
+			continue
+		}
+		weight := ix.bm25fTermWeight(&terms[i], len(m.docs), expansionWeight)
+		s.termWeights, s.termMerged = append(s.termWeights, weight), append(s.termMerged, m)
+		s.addApprox(m, weight)
+	}
+	// The touched eligible documents with their approximations (a document
+	// whose every saturation rounded to 0 keeps a(d) = 0 and stays a hit: it
+	// may still be needed when fewer than k others are).
+	touched := s.touched[:s.touchedCount]
+	hits := s.hitBuffer(len(touched))
+	n := 0
+	for _, doc := range touched {
+		hits[n] = Hit{Doc: doc, Score: s.approx[doc]}
+		s.approx[doc] = 0
+		if eligible[doc] {
+			n++
+		}
+	}
+	hits = hits[:n]
+	if k < 0 || k > len(hits) {
+		k = len(hits)
+	}
+	cutoff := math.Inf(-1)
+	if k < len(hits) && k > 0 {
+		t := kthBest(hits, k)
+		cutoff = t - approxSlack*math.Abs(t) - 3/quantum
+	}
+	exact := hits[:0] // rescored in place: each hit is read before it is overwritten
+	for _, hit := range hits {
+		if hit.Score < cutoff {
+			continue
+		}
+		if score := ix.rescore(hit.Doc, terms, s); score > 0 {
+			exact = append(exact, Hit{Doc: hit.Doc, Score: score})
+		}
+	}
+	s.hits = exact
+	return Top(exact, k, quantum)
+}
+
+// approxSlack is the relative slack between a(d) and e(d) that TopBM25F
+// allows for: ten times what its bound above gives, and twice again for the
+// cutoff's own rounding.
+const approxSlack = 4e-6
+
+// mergedTerm is one vocabulary term's postings merged over the fields: the
+// documents it is in, ascending, and its saturation tf~/(k1+tf~) in each,
+// rounded to float32 (for a(d) only; exact scores never use it).
+type mergedTerm struct {
+	docs []uint32
+	sat  []float32
+	// fields has bit f set where field f has the term (rescore searches
+	// only those).
+	fields []uint8
+}
+
+// bm25fMerged holds the merged terms derived so far, by vocabulary index: a
+// map, because a catalog's vocabulary (word pairs included) runs to
+// millions of terms and a query reaches a few. What it keeps is bounded:
+// once it holds budget postings (an eighth of the index's), a term not yet
+// kept is saturated from its field postings for each query that needs it
+// (addApproxFields, about ScoreExpanded's cost for that term), so a module
+// instance that answers query after query cannot grow past its memory limit
+// (200 long queries on 100,000 tools kept 30 MiB of merged postings, against
+// 357 MiB for the open index).
+type bm25fMerged struct {
+	mu     sync.RWMutex
+	terms  map[uint32]*mergedTerm
+	kept   int // postings in terms
+	budget int
+}
+
+// newBM25FMerged is an empty cache for an index of fields.
+func newBM25FMerged(fields *[profile.NumFields]Field) *bm25fMerged {
+	postings := 0
+	for f := range fields {
+		postings += len(fields[f].PostingDoc)
+	}
+	return &bm25fMerged{terms: map[uint32]*mergedTerm{}, budget: max(postings/8, 1<<16)}
+}
+
+// merged returns the merged postings of vocabulary term id, deriving them on
+// the term's first query while the budget allows; nil once it is spent.
+func (ix *Index) merged(id uint32) *mergedTerm {
+	m := ix.bm25fMerged
+	m.mu.RLock()
+	term, full := m.terms[id], m.kept >= m.budget
+	m.mu.RUnlock()
+	if term != nil || full {
+		return term
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if term = m.terms[id]; term == nil { // another query may have kept it meanwhile
+		merged := ix.mergeTerm(&ix.vocab.refs[id])
+		term = &merged
+		m.terms[id] = term
+		m.kept += len(merged.docs)
+	}
+	return term
+}
+
+// mergeTerm merges a term's postings over the fields (each doc-ascending)
+// and computes tf~ per document as saturate does: each field's part
+// tf·coef, added in field order.
+func (ix *Index) mergeTerm(refs *termRefs) mergedTerm {
+	var lists [profile.NumFields]struct {
+		docs, tfs []uint32
+		coef      []float64
+	}
+	total := 0
+	for f := range lists {
+		t, field := refs[f], &ix.Fields[f]
+		if t < 0 || field.bm25fCoef == nil {
+			continue
+		}
+		lo, hi := field.PostingStart[t], field.PostingStart[t+1]
+		lists[f].docs, lists[f].tfs, lists[f].coef = field.PostingDoc[lo:hi], field.PostingTF[lo:hi], field.bm25fCoef
+		total += int(hi - lo)
+	}
+	out := mergedTerm{docs: make([]uint32, 0, total), sat: make([]float32, 0, total), fields: make([]uint8, 0, total)}
+	k1 := ix.bm25fK1
+	for {
+		doc, any := uint32(math.MaxUint32), false
+		for f := range lists {
+			if len(lists[f].docs) > 0 && lists[f].docs[0] <= doc {
+				doc, any = lists[f].docs[0], true
+			}
+		}
+		if !any {
+			return out
+		}
+		var row [profile.NumFields]float64
+		fields := uint8(0)
+		for f := range lists {
+			l := &lists[f]
+			if len(l.docs) > 0 && l.docs[0] == doc {
+				row[f] = float64(float64(l.tfs[0]) * l.coef[doc])
+				l.docs, l.tfs = l.docs[1:], l.tfs[1:]
+				fields |= 1 << f
+			}
+		}
+		tf := row[0] + row[1] + row[2] + row[3] + row[4]
+		out.docs = append(out.docs, doc)
+		out.sat = append(out.sat, float32(tf/(k1+tf)))
+		out.fields = append(out.fields, fields)
+	}
+}
+
+// addApprox adds weight·sat(t, d) to a(d) for every document of m, marking
+// them touched (without a branch per posting, as addTermField does).
+func (s *Scratch) addApprox(m *mergedTerm, weight float64) {
+	approx, touched, mark, n := s.approx, s.touched, s.mark, s.touchedCount
+	sat := m.sat[:len(m.docs)]
+	for i, doc := range m.docs {
+		touched[n] = doc
+		seen := &mark[doc]
+		n += int(1 - *seen)
+		*seen = 1
+		approx[doc] += float64(weight * float64(sat[i]))
+	}
+	s.touchedCount = n
+}
+
+// addApproxFields adds a term's weight·sat(t, d) to a(d) from its field
+// postings, as scoreBM25F computes tf~ (addTermField), and returns its
+// weight.
+func (ix *Index) addApproxFields(qt *queryTerm, expansionWeight float64, s *Scratch) float64 {
+	if len(s.part) != ix.Docs {
+		s.part = make([][profile.NumFields]float64, ix.Docs)
+		s.termMark = make([]uint8, ix.Docs)
+		s.termDocs = make([]uint32, ix.Docs+1)
+	}
+	count := 0
+	for f := profile.Field(0); f < profile.NumFields; f++ {
+		t, field := qt.refs[f], &ix.Fields[f]
+		if t < 0 || field.bm25fCoef == nil {
+			continue
+		}
+		lo, hi := field.PostingStart[t], field.PostingStart[t+1]
+		count = s.addTermField(f, field.PostingDoc[lo:hi], field.PostingTF[lo:hi], field.bm25fCoef, count)
+	}
+	weight, k1 := ix.bm25fTermWeight(qt, count, expansionWeight), ix.bm25fK1
+	approx, touched, mark, n := s.approx, s.touched, s.mark, s.touchedCount
+	for _, doc := range s.termDocs[:count] {
+		row := &s.part[doc]
+		tf := row[0] + row[1] + row[2] + row[3] + row[4]
+		touched[n] = doc
+		seen := &mark[doc]
+		n += int(1 - *seen)
+		*seen = 1
+		approx[doc] += float64(weight * float64(tf/(k1+tf)))
+		*row = [profile.NumFields]float64{}
+		s.termMark[doc] = 0
+	}
+	s.touchedCount = n
+	return weight
+}
+
+// rescore is doc's exact score, with its per-field shares left in s.acc[doc]
+// for FieldScores: the operations of addTermField, saturate and total for
+// one document, in the same order, so the same bits. Binary searches find
+// whether the term is in doc (its merged postings) and, for each field that
+// has it there, its tf (the field's doc-ascending postings).
+func (ix *Index) rescore(doc uint32, terms []queryTerm, s *Scratch) float64 {
+	acc := &s.acc[doc]
+	k1 := ix.bm25fK1
+	for i := range terms {
+		fields := uint8(1<<profile.NumFields - 1) // a term not kept: search every field
+		if m := s.termMerged[i]; m != nil {
+			at, ok := searchDoc(m.docs, doc)
+			if !ok {
+				continue // the term is not in doc: saturate never lists it
+			}
+			fields = m.fields[at]
+		}
+		var row [profile.NumFields]float64
+		found := false
+		for f := profile.Field(0); f < profile.NumFields; f++ {
+			t, field := terms[i].refs[f], &ix.Fields[f]
+			if fields&(1<<f) == 0 || t < 0 || field.bm25fCoef == nil {
+				continue
+			}
+			lo, hi := field.PostingStart[t], field.PostingStart[t+1]
+			if p, ok := searchDoc(field.PostingDoc[lo:hi], doc); ok {
+				row[f] = float64(float64(field.PostingTF[int(lo)+p]) * field.bm25fCoef[doc])
+				found = true
+			}
+		}
+		if !found {
+			continue
+		}
+		tf := row[0] + row[1] + row[2] + row[3] + row[4]
+		scale := s.termWeights[i] / (k1 + tf)
+		acc[0] += float64(row[0] * scale)
+		acc[1] += float64(row[1] * scale)
+		acc[2] += float64(row[2] * scale)
+		acc[3] += float64(row[3] * scale)
+		acc[4] += float64(row[4] * scale)
+	}
+	return total(acc, &s.weights)
+}
+
+// searchDoc finds doc in docs (ascending).
+func searchDoc(docs []uint32, doc uint32) (int, bool) {
+	lo, hi := 0, len(docs)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if docs[mid] < doc {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo, lo < len(docs) && docs[lo] == doc
+}

@@ -1,0 +1,75 @@
+package index
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolsift/toolsift/core/profile"
+)
+
+// TestTopBM25FIsTopOfScoreExpanded: on random catalogs and queries, TopBM25F
+// returns exactly what Top over every exact score returns (the same
+// documents, score bits and order) and the same FieldScores for them; with
+// expansions, eligibility filters, every k from none to all, scores tied
+// by construction, terms kept merged or not, and a Scratch reused across
+// both paths.
+func TestTopBM25FIsTopOfScoreExpanded(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 19))
+	for c := range 40 {
+		docs := 1 + rng.IntN(400)
+		words := 2 + rng.IntN(60)
+		word := func() string {
+			w := rng.IntN(words)
+			if rng.IntN(6) == 0 { // a word pair, weighed by PairWeight
+				return fmt.Sprintf("w%d w%d", w, rng.IntN(words))
+			}
+			return fmt.Sprintf("w%d", w)
+		}
+		tokens := make([][profile.NumFields][]string, docs)
+		for d := range tokens {
+			if c%5 == 0 && d%2 == 1 {
+				tokens[d] = tokens[d-1] // identical documents: tied scores
+				continue
+			}
+			for f := range tokens[d] {
+				for range rng.IntN([]int{3, 6, 20, 12, 8}[f]) {
+					tokens[d][f] = append(tokens[d][f], word())
+				}
+			}
+		}
+		ix := Build(tokens)
+		ix.PrepareProfile(profile.GenericV2)
+		// Every term kept, none, or the first few: both ways of summing a(d).
+		ix.bm25fMerged.budget = []int{1 << 30, 0, 40}[c%3]
+		var s Scratch
+		for q := range 30 {
+			query := make([]string, 1+rng.IntN(40))
+			for i := range query {
+				query[i] = word()
+			}
+			var expansions []string
+			for range rng.IntN(4) {
+				expansions = append(expansions, word())
+			}
+			eligible := make([]bool, docs)
+			for d := range eligible {
+				eligible[d] = q%3 != 0 || rng.IntN(4) > 0
+			}
+			k := []int{0, 1, 3, 10, 20, docs, docs + 5, -1}[q%8]
+			weights := profile.GenericV2.Weights
+			want := Top(ix.ScoreExpanded(&weights, query, expansions, 0.3, eligible, &s), k, profile.GenericV2.ScoreQuantum)
+			wantFields := make([][profile.NumFields]float64, len(want))
+			for i, hit := range want {
+				wantFields[i] = s.FieldScores(hit.Doc)
+			}
+			got := ix.TopBM25F(query, expansions, 0.3, eligible, k, profile.GenericV2.ScoreQuantum, &s)
+			require.Equal(t, want, got, "catalog %d, query %d (k %d)", c, q, k)
+			for i, hit := range got {
+				require.Equal(t, wantFields[i], s.FieldScores(hit.Doc), "catalog %d, query %d, doc %d", c, q, hit.Doc)
+			}
+		}
+	}
+}
