@@ -137,15 +137,15 @@ func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wir
 
 // retrieve is the lexical chain: score the eligible documents, keep the best
 // k, demote those the query warns against. It also returns every scored
-// document (in no order) for the named-product lift, or nil under a BM25F
-// profile without the lift, whose best k come from index.TopBM25F (the same
-// ranking, without an exact score for every document). folded is the query in
+// document (in no order) for the named-product lift, or nil when the best
+// k come from index.TopBM25F (a BM25F profile without the lift, on a large
+// catalog): the same ranking, without an exact score for every document. folded is the query in
 // NFKC form (the tokenizer's output is the same as for the query), lowered
 // its lower-cased form for demotion.
 func (e *Engine) retrieve(lowered, folded string, eligible []bool, k int, work *scratch) ([]candidate, []index.Hit) {
 	work.tokens = e.tokenizer.AppendTokens(work.tokens[:0], e.profile.RankedQuery(folded))
 	work.expansions = e.profile.AppendExpansions(work.expansions[:0], work.tokens)
-	if e.profile.Algorithm == profile.BM25F && e.profile.NamedProductBoost == 0 {
+	if e.profile.Algorithm == profile.BM25F && e.profile.NamedProductBoost == 0 && e.index.Docs >= index.TopBM25FMinDocs {
 		// The best k exactly, without an exact score for every document
 		// (the named-product lift, which needs them all, is off).
 		top := e.index.TopBM25F(work.tokens, work.expansions, e.profile.ExpansionWeight, eligible, k, e.profile.ScoreQuantum, &work.index)

@@ -94,6 +94,15 @@ func (ix *Index) TopBM25F(tokens, expansions []string, expansionWeight float64, 
 	return Top(exact, k, quantum)
 }
 
+// TopBM25FMinDocs is the catalog size from which TopBM25F is the faster
+// way to the best k. Below it a query's field postings are short, and the
+// exact rescoring of the candidates (binary searches per term and field)
+// costs more than it saves: natively, one pass over StableToolBench's 765
+// queries (2,479 tools) took a p50 of 156 µs against 93 µs exhaustively;
+// at 10,000 tools it was level on a first pass and 0.6× on repeated
+// queries; at 100,000, 0.7–0.85× and 0.3–0.4× (docs/BENCHMARKS.md).
+const TopBM25FMinDocs = 8192
+
 // approxSlack is the relative slack between a(d) and e(d) that TopBM25F
 // allows for: ten times what its bound above gives, and twice again for the
 // cutoff's own rounding.
@@ -121,8 +130,8 @@ type mergedTerm struct {
 // 357 MiB for the open index).
 type bm25fMerged struct {
 	mu     sync.RWMutex
-	terms  map[uint32]*mergedTerm
-	kept   int // postings in terms
+	terms  map[uint32]*mergedTerm // nil: seen once, not merged
+	kept   int                    // postings in terms, and one per term seen once
 	budget int
 }
 
@@ -135,8 +144,11 @@ func newBM25FMerged(fields *[profile.NumFields]Field) *bm25fMerged {
 	return &bm25fMerged{terms: map[uint32]*mergedTerm{}, budget: max(postings/8, 1<<16)}
 }
 
-// merged returns the merged postings of vocabulary term id, deriving them on
-// the term's first query while the budget allows; nil once it is spent.
+// merged returns the merged postings of vocabulary term id, or nil: on the
+// term's first query (most terms of long queries, word pairs above all, are
+// never asked for again, and merging costs more than one query's pass over
+// the field postings), and once the budget is spent. From its second query
+// on, a term is merged and kept.
 func (ix *Index) merged(id uint32) *mergedTerm {
 	m := ix.bm25fMerged
 	m.mu.RLock()
@@ -147,6 +159,11 @@ func (ix *Index) merged(id uint32) *mergedTerm {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if _, seen := m.terms[id]; !seen {
+		m.terms[id] = nil // seen once
+		m.kept++
+		return nil
+	}
 	if term = m.terms[id]; term == nil { // another query may have kept it meanwhile
 		merged := ix.mergeTerm(&ix.vocab.refs[id])
 		term = &merged
