@@ -107,8 +107,8 @@ type Tool struct {
 
 	// fromSchema is what ParametersFromSchema derives from InputSchema, when
 	// the importer had the schema decoded already (ReadSchemaField): Build
-	// takes it instead of decoding InputSchema a second time, which was a
-	// quarter of an MCP import in the module. nil: Build decodes.
+	// takes it instead of decoding InputSchema a second time (about a fifth
+	// of a 3,608-tool MCP import in the module). nil: Build decodes.
 	fromSchema *derivedParameters
 }
 
@@ -556,9 +556,9 @@ func checkTexts(fields ...textSize) error {
 }
 
 // textSize is the size of a prose field: a list counts as its lines joined
-// by newlines. Sizes, not joined copies, because checkTexts runs on every
-// tool and parameter of a catalog (maps and joins of them were a tenth of an
-// MCP import in the module).
+// by newlines. Sizes, not a map of joined copies, because checkTexts runs on
+// every tool and parameter of a catalog: with this and fromSchema, Build of
+// 3,608 MCP tools in the module went from 0.98–1.18 s to 0.30–0.39 s.
 type textSize struct {
 	field string
 	bytes int
