@@ -97,11 +97,12 @@ func (ix *Index) TopBM25F(tokens, expansions []string, expansionWeight float64, 
 // TopBM25FMinDocs is the catalog size from which TopBM25F is the faster
 // way to the best k. Below it a query's field postings are short, and the
 // exact rescoring of the candidates (binary searches per term and field)
-// costs more than it saves: natively, one pass over StableToolBench's 765
-// queries (2,479 tools) took a p50 of 156 µs against 93 µs exhaustively;
-// at 10,000 tools it was level on a first pass and 0.6× on repeated
-// queries; at 100,000, 0.7–0.85× and 0.3–0.4× (docs/BENCHMARKS.md).
-const TopBM25FMinDocs = 8192
+// and the budget spent on merging cost more than they save. Natively, five
+// passes over the bench queries (make bench's catalogs, in a throwaway
+// program, old and new alternated): StableToolBench (2,479 tools) 156
+// against 93 µs on a first pass; 10,000 tools 382 against 324 µs; 100,000
+// tools 4.10 and 3.48 ms against 8.38 and 6.30 ms.
+const TopBM25FMinDocs = 32768
 
 // approxSlack is the relative slack between a(d) and e(d) that TopBM25F
 // allows for: ten times what its bound above gives, and twice again for the
