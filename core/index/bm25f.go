@@ -56,28 +56,34 @@ func (ix *Index) prepareBM25F(p *profile.Profile) {
 // scoreBM25F accumulates every touched document's per-field shares into
 // s.acc (weights are already in the coefficients, so s.weights is all ones).
 func (ix *Index) scoreBM25F(terms []queryTerm, expansionWeight float64, s *Scratch) {
-	docs := ix.Docs
-	if len(s.part) != docs {
-		s.part = make([][profile.NumFields]float64, docs)
-		s.termMark = make([]uint8, docs)
-		s.termDocs = make([]uint32, docs+1) // a spare slot: the loop stores before it knows
-	}
 	k1 := ix.bm25fK1
 	for _, qt := range terms {
 		// 1. tf~ per document, field by field in field order.
-		count := 0
-		for f := profile.Field(0); f < profile.NumFields; f++ {
-			t := qt.refs[f]
-			field := &ix.Fields[f]
-			if t < 0 || field.bm25fCoef == nil {
-				continue
-			}
-			lo, hi := field.PostingStart[t], field.PostingStart[t+1]
-			count = s.addTermField(f, field.PostingDoc[lo:hi], field.PostingTF[lo:hi], field.bm25fCoef, count)
-		}
+		count := ix.termParts(&qt, s)
 		// 2. Saturate once per document, and share the score out.
 		s.saturate(s.termDocs[:count], ix.bm25fTermWeight(&qt, count, expansionWeight), k1)
 	}
+}
+
+// termParts writes one query term's part of tf~ per field into s.part for
+// every document it is in, lists those documents in s.termDocs and returns
+// how many there are (its document frequency).
+func (ix *Index) termParts(qt *queryTerm, s *Scratch) int {
+	if len(s.part) != ix.Docs {
+		s.part = make([][profile.NumFields]float64, ix.Docs)
+		s.termMark = make([]uint8, ix.Docs)
+		s.termDocs = make([]uint32, ix.Docs+1) // a spare slot: the loop stores before it knows
+	}
+	count := 0
+	for f := profile.Field(0); f < profile.NumFields; f++ {
+		t, field := qt.refs[f], &ix.Fields[f]
+		if t < 0 || field.bm25fCoef == nil {
+			continue
+		}
+		lo, hi := field.PostingStart[t], field.PostingStart[t+1]
+		count = s.addTermField(f, field.PostingDoc[lo:hi], field.PostingTF[lo:hi], field.bm25fCoef, count)
+	}
+	return count
 }
 
 // bm25fTermWeight is a query term's weight, qw(t)·idf(t), for a term in df

@@ -19,10 +19,10 @@ import (
 // tf~/(k1+tf~), depends on the term and the document alone, and the query
 // only weighs it (idf, pair and expansion weights). So:
 //
-//  1. Each term's postings are merged over the fields once, on its first
-//     query, with its saturation per document rounded to float32
-//     (mergedTerm; memory grows with the terms queried, never with the
-//     catalog's whole vocabulary).
+//  1. From a term's second query on, its postings are merged over the
+//     fields, with its saturation per document rounded to float32, and kept
+//     within a budget (mergedTerm, bm25fMerged); otherwise the term is
+//     saturated from its field postings for the query (addApproxFields).
 //  2. A query adds w_t · sat(t, d) over its terms: one multiply-add per
 //     document a term is in, an approximation a(d) of the exact score e(d).
 //  3. Only the documents whose a(d) could put e(d) among the best k are
@@ -38,7 +38,9 @@ import (
 // exact score of at least T_e − 2/quantum − 1e-12·T_e) has a(d) ≥ cutoff
 // below. Top over that superset finds the same k-th best score, the same
 // cutoff and the same hits. TestTopBM25FIsTopOfScoreExpanded checks it on
-// random catalogs and queries, and the engine's golden files on real ones.
+// random catalogs and queries (the engine's golden catalogs are all below
+// TopBM25FMinDocs; the bench catalogs' answers were compared byte for byte
+// once, docs/BENCHMARKS.md).
 func (ix *Index) TopBM25F(tokens, expansions []string, expansionWeight float64, eligible []bool, k int, quantum float64, s *Scratch) []Ranked {
 	eligible = eligible[:ix.Docs]
 	s.reset(ix.Docs)
@@ -50,14 +52,14 @@ func (ix *Index) TopBM25F(tokens, expansions []string, expansionWeight float64, 
 	s.termWeights, s.termMerged = s.termWeights[:0], s.termMerged[:0]
 	for i := range terms {
 		m := ix.merged(terms[i].id)
+		var weight float64
 		if m == nil { // not kept: saturated from the field postings, for this query only
-			s.termWeights, s.termMerged = append(s.termWeights, 0), append(s.termMerged, nil)
-			s.termWeights[i] = ix.addApproxFields(&terms[i], expansionWeight, s)
-			continue
+			weight = ix.addApproxFields(&terms[i], expansionWeight, s)
+		} else {
+			weight = ix.bm25fTermWeight(&terms[i], len(m.docs), expansionWeight)
+			s.addApprox(m, weight)
 		}
-		weight := ix.bm25fTermWeight(&terms[i], len(m.docs), expansionWeight)
 		s.termWeights, s.termMerged = append(s.termWeights, weight), append(s.termMerged, m)
-		s.addApprox(m, weight)
 	}
 	// The touched eligible documents with their approximations (a document
 	// whose every saturation rounded to 0 keeps a(d) = 0 and stays a hit: it
@@ -73,11 +75,15 @@ func (ix *Index) TopBM25F(tokens, expansions []string, expansionWeight float64, 
 		}
 	}
 	hits = hits[:n]
+	if k == 0 {
+		s.hits = hits[:0]
+		return []Ranked{} // as Top: nothing to rescore
+	}
 	if k < 0 || k > len(hits) {
 		k = len(hits)
 	}
 	cutoff := math.Inf(-1)
-	if k < len(hits) && k > 0 {
+	if k < len(hits) {
 		t := kthBest(hits, k)
 		cutoff = t - approxSlack*math.Abs(t) - 3/quantum
 	}
@@ -127,8 +133,9 @@ type mergedTerm struct {
 // kept is saturated from its field postings for each query that needs it
 // (addApproxFields, about ScoreExpanded's cost for that term), so a module
 // instance that answers query after query cannot grow past its memory limit
-// (200 long queries on 100,000 tools kept 30 MiB of merged postings, against
-// 357 MiB for the open index).
+// (natively, after 200 long queries on 100,000 tools the heap was 398 MiB
+// with every term kept and 380 MiB with this budget, against 368 MiB
+// scoring exhaustively and 357 MiB for the open index).
 type bm25fMerged struct {
 	mu     sync.RWMutex
 	terms  map[uint32]*mergedTerm // nil: seen once, not merged
@@ -237,23 +244,10 @@ func (s *Scratch) addApprox(m *mergedTerm, weight float64) {
 }
 
 // addApproxFields adds a term's weight·sat(t, d) to a(d) from its field
-// postings, as scoreBM25F computes tf~ (addTermField), and returns its
+// postings, as scoreBM25F computes tf~ (termParts), and returns its
 // weight.
 func (ix *Index) addApproxFields(qt *queryTerm, expansionWeight float64, s *Scratch) float64 {
-	if len(s.part) != ix.Docs {
-		s.part = make([][profile.NumFields]float64, ix.Docs)
-		s.termMark = make([]uint8, ix.Docs)
-		s.termDocs = make([]uint32, ix.Docs+1)
-	}
-	count := 0
-	for f := profile.Field(0); f < profile.NumFields; f++ {
-		t, field := qt.refs[f], &ix.Fields[f]
-		if t < 0 || field.bm25fCoef == nil {
-			continue
-		}
-		lo, hi := field.PostingStart[t], field.PostingStart[t+1]
-		count = s.addTermField(f, field.PostingDoc[lo:hi], field.PostingTF[lo:hi], field.bm25fCoef, count)
-	}
+	count := ix.termParts(qt, s)
 	weight, k1 := ix.bm25fTermWeight(qt, count, expansionWeight), ix.bm25fK1
 	approx, touched, mark, n := s.approx, s.touched, s.mark, s.touchedCount
 	for _, doc := range s.termDocs[:count] {
