@@ -38,10 +38,20 @@ import (
 // exact score of at least T_e − 2/quantum − 1e-12·T_e) has a(d) ≥ cutoff
 // below. Top over that superset finds the same k-th best score, the same
 // cutoff and the same hits. TestTopBM25FIsTopOfScoreExpanded checks it on
-// random catalogs and queries (the engine's golden catalogs are all below
-// TopBM25FMinDocs; the bench catalogs' answers were compared byte for byte
-// once, docs/BENCHMARKS.md).
+// random catalogs and queries; in the module, where TopBM25FMinDocs is 0,
+// the engine's generic golden files check it against native answers.
 func (ix *Index) TopBM25F(tokens, expansions []string, expansionWeight float64, eligible []bool, k int, quantum float64, s *Scratch) []Ranked {
+	return ix.topBM25F(tokens, expansions, expansionWeight, eligible, k, quantum, true, s)
+}
+
+// topBM25F is TopBM25F, adding densely when allowDense and the query reads
+// postings for a good part of the catalog: a(d) is then added without
+// marking which documents the query touched, and read back in document
+// order (denseApprox). Marking costs a store and a load per posting, and
+// reading the touched list jumps across a(d) at random; a long query on a
+// large catalog touches most documents anyway (at 100,000 tools the bench
+// queries touched 20,000 to 80,000).
+func (ix *Index) topBM25F(tokens, expansions []string, expansionWeight float64, eligible []bool, k int, quantum float64, allowDense bool, s *Scratch) []Ranked {
 	eligible = eligible[:ix.Docs]
 	s.reset(ix.Docs)
 	s.weights = [profile.NumFields]float64{1, 1, 1, 1, 1} // already in the coefficients
@@ -49,32 +59,38 @@ func (ix *Index) TopBM25F(tokens, expansions []string, expansionWeight float64, 
 		s.approx = make([]float64, ix.Docs)
 	}
 	terms := ix.addExpansions(ix.queryTerms(tokens, s), expansions, s)
+	dense := false
+	if allowDense && k > 0 {
+		length := 0
+		for i := range terms {
+			length += ix.termLength(&terms[i])
+		}
+		dense = length >= ix.Docs/denseMin
+	}
 	s.termWeights, s.termMerged = s.termWeights[:0], s.termMerged[:0]
 	for i := range terms {
 		m := ix.merged(terms[i].id)
 		var weight float64
 		if m == nil { // not kept: saturated from the field postings, for this query only
-			weight = ix.addApproxFields(&terms[i], expansionWeight, s)
+			weight = ix.addApproxFields(&terms[i], expansionWeight, dense, s)
 		} else {
 			weight = ix.bm25fTermWeight(&terms[i], len(m.docs), expansionWeight)
-			s.addApprox(m, weight)
+			s.addApprox(m, weight, dense)
 		}
 		s.termWeights, s.termMerged = append(s.termWeights, weight), append(s.termMerged, m)
 	}
-	// The touched eligible documents with their approximations (a document
-	// whose every saturation rounded to 0 keeps a(d) = 0 and stays a hit: it
-	// may still be needed when fewer than k others are).
-	touched := s.touched[:s.touchedCount]
-	hits := s.hitBuffer(len(touched))
-	n := 0
-	for _, doc := range touched {
-		hits[n] = Hit{Doc: doc, Score: s.approx[doc]}
-		s.approx[doc] = 0
-		if eligible[doc] {
-			n++
+	var hits []Hit
+	if dense {
+		var ok bool
+		if hits, ok = s.denseApprox(eligible, k, quantum); !ok {
+			defer func() { s.path = pathDenseRetried }()
+			return ix.topBM25F(tokens, expansions, expansionWeight, eligible, k, quantum, false, s)
 		}
+		s.path = pathDense
+	} else {
+		hits = s.touchedApprox(eligible)
+		s.path = pathSparse
 	}
-	hits = hits[:n]
 	if k == 0 {
 		s.hits = hits[:0]
 		return []Ranked{} // as Top: nothing to rescore
@@ -84,13 +100,16 @@ func (ix *Index) TopBM25F(tokens, expansions []string, expansionWeight float64, 
 	}
 	cutoff := math.Inf(-1)
 	if k < len(hits) {
-		t := kthBest(hits, k)
-		cutoff = t - approxSlack*math.Abs(t) - 3/quantum
+		cutoff = approxCutoff(kthBest(hits, k), quantum)
 	}
 	exact := hits[:0] // rescored in place: each hit is read before it is overwritten
 	for _, hit := range hits {
 		if hit.Score < cutoff {
 			continue
+		}
+		if dense { // rescore writes s.acc[doc]: listed for reset
+			s.touched[s.touchedCount] = hit.Doc
+			s.touchedCount++
 		}
 		if score := ix.rescore(hit.Doc, terms, s); score > 0 {
 			exact = append(exact, Hit{Doc: hit.Doc, Score: score})
@@ -100,15 +119,12 @@ func (ix *Index) TopBM25F(tokens, expansions []string, expansionWeight float64, 
 	return Top(exact, k, quantum)
 }
 
-// TopBM25FMinDocs is the catalog size from which TopBM25F is the faster
-// way to the best k. Below it a query's field postings are short, and the
-// exact rescoring of the candidates (binary searches per term and field)
-// and the budget spent on merging cost more than they save. Natively, five
-// passes over the bench queries (make bench's catalogs, in a throwaway
-// program, old and new alternated): StableToolBench (2,479 tools) 156
-// against 93 µs on a first pass; 10,000 tools 382 against 324 µs; 100,000
-// tools 4.10 and 3.48 ms against 8.38 and 6.30 ms.
-const TopBM25FMinDocs = 32768
+
+// approxCutoff is the lowest a(d) that can still put e(d) among the best k
+// when the k-th best approximation is t (see TopBM25F).
+func approxCutoff(t, quantum float64) float64 {
+	return t - approxSlack*math.Abs(t) - 3/quantum
+}
 
 // approxSlack is the relative slack between a(d) and e(d) that TopBM25F
 // allows for: ten times what its bound above gives, and twice again for the
@@ -229,10 +245,18 @@ func (ix *Index) mergeTerm(refs *termRefs) mergedTerm {
 }
 
 // addApprox adds weight·sat(t, d) to a(d) for every document of m, marking
-// them touched (without a branch per posting, as addTermField does).
-func (s *Scratch) addApprox(m *mergedTerm, weight float64) {
-	approx, touched, mark, n := s.approx, s.touched, s.mark, s.touchedCount
+// them touched unless dense (without a branch per posting, as addTermField
+// does).
+func (s *Scratch) addApprox(m *mergedTerm, weight float64, dense bool) {
+	approx := s.approx
 	sat := m.sat[:len(m.docs)]
+	if dense {
+		for i, doc := range m.docs {
+			approx[doc] += float64(weight * float64(sat[i]))
+		}
+		return
+	}
+	touched, mark, n := s.touched, s.mark, s.touchedCount
 	for i, doc := range m.docs {
 		touched[n] = doc
 		seen := &mark[doc]
@@ -244,14 +268,25 @@ func (s *Scratch) addApprox(m *mergedTerm, weight float64) {
 }
 
 // addApproxFields adds a term's weight·sat(t, d) to a(d) from its field
-// postings, as scoreBM25F computes tf~ (termParts), and returns its
-// weight.
-func (ix *Index) addApproxFields(qt *queryTerm, expansionWeight float64, s *Scratch) float64 {
+// postings, as scoreBM25F computes tf~ (termParts), marking the documents
+// touched unless dense, and returns its weight.
+func (ix *Index) addApproxFields(qt *queryTerm, expansionWeight float64, dense bool, s *Scratch) float64 {
 	count := ix.termParts(qt, s)
 	weight, k1 := ix.bm25fTermWeight(qt, count, expansionWeight), ix.bm25fK1
-	approx, touched, mark, n := s.approx, s.touched, s.mark, s.touchedCount
+	approx, part, termMark := s.approx, s.part, s.termMark
+	if dense {
+		for _, doc := range s.termDocs[:count] {
+			row := &part[doc]
+			tf := row[0] + row[1] + row[2] + row[3] + row[4]
+			approx[doc] += float64(weight * float64(tf/(k1+tf)))
+			*row = [profile.NumFields]float64{}
+			termMark[doc] = 0
+		}
+		return weight
+	}
+	touched, mark, n := s.touched, s.mark, s.touchedCount
 	for _, doc := range s.termDocs[:count] {
-		row := &s.part[doc]
+		row := &part[doc]
 		tf := row[0] + row[1] + row[2] + row[3] + row[4]
 		touched[n] = doc
 		seen := &mark[doc]
@@ -259,11 +294,76 @@ func (ix *Index) addApproxFields(qt *queryTerm, expansionWeight float64, s *Scra
 		*seen = 1
 		approx[doc] += float64(weight * float64(tf/(k1+tf)))
 		*row = [profile.NumFields]float64{}
-		s.termMark[doc] = 0
+		termMark[doc] = 0
 	}
 	s.touchedCount = n
 	return weight
 }
+
+// termLength is how many field postings a term has.
+func (ix *Index) termLength(qt *queryTerm) int {
+	n := 0
+	for f := range ix.Fields {
+		if t := qt.refs[f]; t >= 0 {
+			n += int(ix.Fields[f].PostingStart[t+1] - ix.Fields[f].PostingStart[t])
+		}
+	}
+	return n
+}
+
+// touchedApprox lists the eligible touched documents with their a(d), and
+// sets a(d) back to 0 (a document whose every saturation rounded to 0 keeps
+// a(d) = 0 and stays a hit: it may still be needed when fewer than k others
+// are).
+func (s *Scratch) touchedApprox(eligible []bool) []Hit {
+	hits := s.hitBuffer(s.touchedCount)
+	n := 0
+	for _, doc := range s.touched[:s.touchedCount] {
+		hits[n] = Hit{Doc: doc, Score: s.approx[doc]}
+		s.approx[doc] = 0
+		if eligible[doc] {
+			n++
+		}
+	}
+	return hits[:n]
+}
+
+// denseApprox lists, in document order, the eligible documents with
+// a(d) > 0, and sets every a(d) back to 0. Unmarked, a document the query
+// touched whose saturations all rounded to 0 looks untouched: it cannot be
+// among the candidates when the cutoff is positive and at least k others
+// are listed. Otherwise it returns false, and TopBM25F answers the query
+// again, marking what it touches.
+func (s *Scratch) denseApprox(eligible []bool, k int, quantum float64) ([]Hit, bool) {
+	approx := s.approx
+	hits := s.hitBuffer(len(approx))
+	n := 0
+	for doc, a := range approx {
+		if a > 0 && eligible[doc] {
+			hits[n] = Hit{Doc: uint32(doc), Score: a}
+			n++
+		}
+	}
+	clear(approx)
+	hits = hits[:n]
+	if k >= n || approxCutoff(kthBest(hits, k), quantum) <= 0 {
+		return nil, false
+	}
+	return hits, true
+}
+
+// topPath is the way the last TopBM25F went (for tests).
+type topPath uint8
+
+const (
+	pathSparse       topPath = iota // marking what it touched
+	pathDense                       // adding densely
+	pathDenseRetried                // adding densely, then again marking (see denseApprox)
+)
+
+// denseMin: a query whose terms have at least Docs/denseMin field postings
+// adds densely (see topBM25F).
+const denseMin = 4
 
 // rescore is doc's exact score, with its per-field shares left in s.acc[doc]
 // for FieldScores: the operations of addTermField, saturate and total for

@@ -18,11 +18,18 @@ import (
 // both paths.
 func TestTopBM25FIsTopOfScoreExpanded(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 19))
-	for c := range 40 {
+	paths := map[topPath]int{}
+	for c := range 80 {
 		docs := 1 + rng.IntN(400)
 		words := 2 + rng.IntN(60)
+		if c%4 == 3 { // terms in few documents: queries that add sparsely
+			words = 200 + rng.IntN(2000)
+		}
 		word := func() string {
 			w := rng.IntN(words)
+			if c%2 == 1 { // skewed, as in real text: a few common words, many rare
+				w = rng.IntN(w + 1)
+			}
 			if rng.IntN(6) == 0 { // a word pair, weighed by PairWeight
 				return fmt.Sprintf("w%d w%d", w, rng.IntN(words))
 			}
@@ -66,10 +73,15 @@ func TestTopBM25FIsTopOfScoreExpanded(t *testing.T) {
 				wantFields[i] = s.FieldScores(hit.Doc)
 			}
 			got := ix.TopBM25F(query, expansions, 0.3, eligible, k, profile.GenericV2.ScoreQuantum, &s)
+			paths[s.path]++
 			require.Equal(t, want, got, "catalog %d, query %d (k %d)", c, q, k)
 			for i, hit := range got {
 				require.Equal(t, wantFields[i], s.FieldScores(hit.Doc), "catalog %d, query %d, doc %d", c, q, hit.Doc)
 			}
 		}
+	}
+	// Every way through TopBM25F, often enough to matter.
+	for path, least := range map[topPath]int{pathSparse: 200, pathDense: 500, pathDenseRetried: 20} {
+		require.GreaterOrEqual(t, paths[path], least, "path %d, of %v", path, paths)
 	}
 }

@@ -66,6 +66,7 @@ type Scratch struct {
 	approx      []float64
 	termWeights []float64
 	termMerged  []*mergedTerm
+	path        topPath // the way the last TopBM25F went
 }
 
 // The loops over a document's fields are unrolled (a loop costs a dispatch
