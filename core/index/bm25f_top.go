@@ -119,7 +119,6 @@ func (ix *Index) topBM25F(tokens, expansions []string, expansionWeight float64, 
 	return Top(exact, k, quantum)
 }
 
-
 // approxCutoff is the lowest a(d) that can still put e(d) among the best k
 // when the k-th best approximation is t (see TopBM25F).
 func approxCutoff(t, quantum float64) float64 {
