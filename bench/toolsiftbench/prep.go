@@ -277,7 +277,7 @@ func sourceOf(p *catalog.Product, t *catalog.Tool) source {
 	}
 	_, s.name, _ = strings.Cut(s.path, ".")
 	seen := map[string]bool{}
-	for _, q := range t.Parameters {
+	for _, q := range t.Params() {
 		if q.Name == "" || seen[q.Name] {
 			continue
 		}

@@ -65,7 +65,7 @@ type Tool struct {
 	Title       string      `msg:"title"`
 	Display     string      `msg:"display"` // the product's display string as shown beside the tool
 	Description string      `msg:"description"`
-	Parameters  []Parameter `msg:"parameters"` // sorted by Name
+	Parameters  []Parameter `msg:"parameters"` // sorted by Name; read them through Params
 	Safety      Safety      `msg:"safety"`
 	Interface   Interface   `msg:"interface"`
 	Selection   Selection   `msg:"selection"`
@@ -89,27 +89,33 @@ type Tool struct {
 	// imported for provider tool search (core/provider returns it to the
 	// model verbatim); nil otherwise, and then not stored at all.
 	Original RawJSON `msg:"original,allownil"`
+
+	// stored is set on a tool decoded from a snapshot: its parameters,
+	// still encoded, decoded the first time Params asks (see
+	// tool_codec.go). Parameters is then nil.
+	stored *storedParameters `msg:"-"`
 }
 
 // toolFields is Tool field for field (a conversion between the two checks
 // that they stay alike): msgp generates its codec, and Tool's methods below
 // wrap it (tool_codec.go).
 type toolFields struct {
-	Identity    Identity    `msg:"identity"`
-	Title       string      `msg:"title"`
-	Display     string      `msg:"display"`
-	Description string      `msg:"description"`
-	Parameters  []Parameter `msg:"parameters"`
-	Safety      Safety      `msg:"safety"`
-	Interface   Interface   `msg:"interface"`
-	Selection   Selection   `msg:"selection"`
-	Constraints RawJSON     `msg:"constraints,allownil"`
-	Positionals RawJSON     `msg:"positionals,allownil"`
-	DryRun      RawJSON     `msg:"dry_run,allownil"`
-	Result      RawJSON     `msg:"result,allownil"`
-	Pagination  RawJSON     `msg:"pagination,allownil"`
-	InputSchema RawJSON     `msg:"input_schema,allownil"`
-	Original    RawJSON     `msg:"original,allownil"`
+	Identity    Identity          `msg:"identity"`
+	Title       string            `msg:"title"`
+	Display     string            `msg:"display"`
+	Description string            `msg:"description"`
+	Parameters  []Parameter       `msg:"parameters"`
+	Safety      Safety            `msg:"safety"`
+	Interface   Interface         `msg:"interface"`
+	Selection   Selection         `msg:"selection"`
+	Constraints RawJSON           `msg:"constraints,allownil"`
+	Positionals RawJSON           `msg:"positionals,allownil"`
+	DryRun      RawJSON           `msg:"dry_run,allownil"`
+	Result      RawJSON           `msg:"result,allownil"`
+	Pagination  RawJSON           `msg:"pagination,allownil"`
+	InputSchema RawJSON           `msg:"input_schema,allownil"`
+	Original    RawJSON           `msg:"original,allownil"`
+	stored      *storedParameters `msg:"-"`
 }
 
 // Identity holds every name a tool can be addressed by. CanonicalPath is

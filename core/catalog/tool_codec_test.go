@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -69,4 +70,59 @@ func TestToolOfAnotherLengthIsRefused(t *testing.T) {
 		_, err := back.UnmarshalMsg(bad)
 		require.Error(t, err, "header %#x", header)
 	}
+}
+
+// A decoded tool keeps its parameters encoded until Params asks: they come
+// back as they were, once for every caller, and re-encode to the same
+// bytes; a tool whose stored parameters do not decode is refused when the
+// tool is decoded, not when they are first read.
+func TestStoredParametersDecodeOnFirstUse(t *testing.T) {
+	tool := sampleTool()
+	tool.Parameters = []catalog.Parameter{
+		{Name: "city", Type: "string", Description: "City name", Required: true, Enum: []string{"a", "b"}},
+		{Name: "units", Type: "string", Default: catalog.RawJSON(`"metric"`)},
+	}
+	b, err := tool.MarshalMsg(nil)
+	require.NoError(t, err)
+
+	var back catalog.Tool
+	rest, err := back.UnmarshalMsg(b)
+	require.NoError(t, err)
+	require.Empty(t, rest)
+	require.Nil(t, back.Parameters, "not decoded yet")
+	require.LessOrEqual(t, len(b), back.Msgsize())
+	again, err := back.MarshalMsg(nil)
+	require.NoError(t, err)
+	require.Equal(t, b, again, "re-encoded before and after a first use, the same bytes")
+
+	results := make(chan []catalog.Parameter, 8)
+	for range cap(results) {
+		go func() { results <- back.Params() }()
+	}
+	for range cap(results) {
+		got := <-results
+		require.Equal(t, tool.Parameters, got)
+		require.Same(t, &got[0], &back.Params()[0], "decoded once, shared")
+	}
+	require.Equal(t, tool, back.Plain())
+
+	empty := sampleTool()
+	b, err = empty.MarshalMsg(nil)
+	require.NoError(t, err)
+	_, err = back.UnmarshalMsg(b)
+	require.NoError(t, err)
+	require.Nil(t, back.Params(), "no parameters: nil, as the generated decoders give")
+
+	// The first parameter's name (after the tuple header of the list's one
+	// element) replaced by an integer: still well-formed MessagePack, so
+	// only a typed decode finds it.
+	bad := sampleTool()
+	bad.Parameters = []catalog.Parameter{{Name: "zzzz"}}
+	b, err = bad.MarshalMsg(nil)
+	require.NoError(t, err)
+	at := bytes.Index(b, []byte("\xa4zzzz"))
+	require.Positive(t, at)
+	corrupt := append(append(append([]byte{}, b[:at]...), 0xce, 0, 0, 0, 7), b[at+5:]...)
+	_, err = back.UnmarshalMsg(corrupt)
+	require.ErrorContains(t, err, "Parameters")
 }

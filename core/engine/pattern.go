@@ -98,13 +98,13 @@ func (e *Engine) patternMatch(re *regexp.Regexp, doc int) []string {
 	if re.MatchString(tool.Description) {
 		fields = append(fields, patternFields[1])
 	}
-	for _, p := range tool.Parameters {
+	for _, p := range tool.Params() {
 		if re.MatchString(p.Name) {
 			fields = append(fields, patternFields[2])
 			break
 		}
 	}
-	for _, p := range tool.Parameters {
+	for _, p := range tool.Params() {
 		if re.MatchString(p.Description) {
 			fields = append(fields, patternFields[3])
 			break

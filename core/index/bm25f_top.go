@@ -144,13 +144,14 @@ type mergedTerm struct {
 // bm25fMerged holds the merged terms derived so far, by vocabulary index: a
 // map, because a catalog's vocabulary (word pairs included) runs to
 // millions of terms and a query reaches a few. What it keeps is bounded:
-// once it holds budget postings (an eighth of the index's), a term not yet
-// kept is saturated from its field postings for each query that needs it
+// once it holds budget postings (half of the index's), a term not yet kept
+// is saturated from its field postings for each query that needs it
 // (addApproxFields, about ScoreExpanded's cost for that term), so a module
-// instance that answers query after query cannot grow past its memory limit
-// (natively, after 200 long queries on 100,000 tools the heap was 398 MiB
-// with every term kept and 380 MiB with this budget, against 368 MiB
-// scoring exhaustively and 357 MiB for the open index).
+// instance that answers query after query cannot grow past its memory
+// limit. Natively, four passes of the 200 bench queries on 100,000 tools
+// (a throwaway program, mean per query of passes 1 to 3, heap after them):
+// an eighth of the postings gave 2.34–2.84 ms and 298 MiB, half 1.22–1.73
+// ms and 315 MiB (264 MiB for the open index).
 type bm25fMerged struct {
 	mu     sync.RWMutex
 	terms  map[uint32]*mergedTerm // nil: seen once, not merged
@@ -164,7 +165,7 @@ func newBM25FMerged(fields *[profile.NumFields]Field) *bm25fMerged {
 	for f := range fields {
 		postings += len(fields[f].PostingDoc)
 	}
-	return &bm25fMerged{terms: map[uint32]*mergedTerm{}, budget: max(postings/8, 1<<16)}
+	return &bm25fMerged{terms: map[uint32]*mergedTerm{}, budget: max(postings/2, 1<<16)}
 }
 
 // merged returns the merged postings of vocabulary term id, or nil: on the

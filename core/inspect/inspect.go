@@ -99,7 +99,7 @@ func renderTool(dst []byte, tool *catalog.Tool, cliPath string, full bool) []byt
 	o.Raw("pagination", tool.Pagination)
 	if full {
 		o.Key("parameters")
-		o.Buf = renderParameters(o.Buf, tool.Parameters)
+		o.Buf = renderParameters(o.Buf, tool.Params())
 		o.Raw("positionals", tool.Positionals)
 		o.Raw("result", tool.Result)
 	}

@@ -266,9 +266,10 @@ func (p *Profile) Project(tool *catalog.Tool, product *catalog.Product) [NumFiel
 	}
 	identity = append(identity, id.Aliases...)
 
-	parameters := make([]string, 0, 6*len(tool.Parameters))
-	for i := range tool.Parameters {
-		param := &tool.Parameters[i]
+	params := tool.Params()
+	parameters := make([]string, 0, 6*len(params))
+	for i := range params {
+		param := &params[i]
 		parameters = append(parameters, param.Name, param.Property, param.Description,
 			param.InterfaceDescription, param.Type, param.InterfaceType)
 		parameters = append(parameters, param.Enum...)
@@ -343,9 +344,10 @@ func projectGeneric(tool *catalog.Tool, product *catalog.Product, indexUseWhen b
 	identity = append(identity, productName)
 	identity = append(identity, id.Aliases...)
 
-	parameters := make([]string, 0, 3*len(tool.Parameters))
-	for i := range tool.Parameters {
-		param := &tool.Parameters[i]
+	params := tool.Params()
+	parameters := make([]string, 0, 3*len(params))
+	for i := range params {
+		param := &params[i]
 		parameters = append(parameters, param.Name, param.Description)
 		parameters = append(parameters, param.Enum...)
 	}
