@@ -38,8 +38,8 @@ import (
 // exact score of at least T_e − 2/quantum − 1e-12·T_e) has a(d) ≥ cutoff
 // below. Top over that superset finds the same k-th best score, the same
 // cutoff and the same hits. TestTopBM25FIsTopOfScoreExpanded checks it on
-// random catalogs and queries; in the module, where TopBM25FMinDocs is 0,
-// the engine's generic golden files check it against native answers.
+// random catalogs; hostapi's TestModuleTopKMatchesNativeExhaustive and the
+// generic golden files in every module host, against native answers.
 func (ix *Index) TopBM25F(tokens, expansions []string, expansionWeight float64, eligible []bool, k int, quantum float64, s *Scratch) []Ranked {
 	return ix.topBM25F(tokens, expansions, expansionWeight, eligible, k, quantum, true, s)
 }
