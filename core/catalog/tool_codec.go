@@ -162,15 +162,31 @@ func (z *Tool) UnmarshalMsg(bts []byte) ([]byte, error) {
 	}
 	raw := []*RawJSON{&z.Constraints, &z.Positionals, &z.DryRun, &z.Result, &z.Pagination, &z.InputSchema, &z.Original}
 	for _, r := range raw[:n-8] {
-		if msgp.IsNil(bts) {
-			bts = bts[1:]
-			continue
-		}
-		if bts, err = r.UnmarshalMsg(bts); err != nil {
+		if *r, bts, err = readRawJSONView(bts); err != nil {
 			return bts, msgp.WrapError(err, "contract")
 		}
 	}
 	return bts, nil
+}
+
+// readRawJSONView reads a nil or a MessagePack bin as a view into b, like
+// the catalog's strings (readStringView). The generated decoder would copy
+// it, and refuse one over the list limit (131,072 entries), which it needs
+// because it allocates before it reads: a tool with an input schema of
+// 200 KB (importers accept 1 MiB) built a snapshot that then did not open.
+// A view allocates nothing, so the bytes present are its only bound.
+func readRawJSONView(b []byte) (RawJSON, []byte, error) {
+	if msgp.IsNil(b) {
+		return nil, b[1:], nil
+	}
+	n, rest, err := msgp.ReadBytesHeader(b)
+	if err != nil {
+		return nil, b, err
+	}
+	if uint64(len(rest)) < uint64(n) {
+		return nil, b, msgp.ErrShortBytes
+	}
+	return RawJSON(rest[:n:n]), rest[n:], nil
 }
 
 // Msgsize bounds the size of the tool's encoding.

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
@@ -37,6 +38,27 @@ func TestSnapshotIsDeterministicAndRoundTrips(t *testing.T) {
 	require.Equal(t, *cat, body.Catalog.Plain(), "the catalog survives the round trip exactly (nil and empty lists included)")
 	require.Equal(t, "dws-v1", body.Profile)
 	t.Logf("snapshot: %d bytes", len(a))
+}
+
+// TestLargeSchemaOpens: a tool whose input schema is larger than the
+// catalog's list limit (131,072) but within what importers accept (1 MiB)
+// builds a snapshot that opens, and Inspect returns the schema whole. (The
+// generated decoder refused it: every such snapshot failed to open.)
+func TestLargeSchemaOpens(t *testing.T) {
+	schema := `{"description":"` + strings.Repeat("d", 200_000) + `","type":"object"}`
+	catalogJSON := `{"tools":[{"name":"big","description":"a tool with a large schema","inputSchema":` + schema + `}]}`
+	snap, _, err := snapshot.FromCatalog("mcp", []byte(catalogJSON), importer.Options{})
+	require.NoError(t, err)
+	e, err := snapshot.Open(snap)
+	require.NoError(t, err)
+	require.Len(t, e.Catalog().Products, 1)
+	tool := e.Catalog().Products[0].Tools[0]
+	require.Equal(t, schema, string(tool.InputSchema))
+	v := e.Catalog().Version
+	out, err := e.InspectJSON([]byte(`{"version":"schema-inspect.v1","canonical_path":"` + tool.Identity.CanonicalPath +
+		`","expected_source_hash":"` + v.SourceHash + `","expected_surface_hash":"` + v.SurfaceHash + `"}`))
+	require.NoError(t, err)
+	require.Contains(t, string(out), strings.Repeat("d", 200_000))
 }
 
 // TestDecodeOwnedKeepsTheInput checks both decoders give the same body, that
