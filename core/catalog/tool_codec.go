@@ -15,11 +15,11 @@ const toolArray = 15
 
 // storedParameters is a decoded tool's parameter list as the snapshot
 // stores it. Search reads a tool's parameters only for a pattern search;
-// Inspect reads one tool's. Decoding every tool's at open was half of
-// what the catalog took in memory (natively, at 100,000 synthetic tools,
-// the heap after decoding fell from 335 to 235 MiB without them) and a
-// fifth of its decoding time, so they are checked at open and decoded on
-// first use.
+// Inspect reads one tool's. Keeping every tool's decoded was most of what
+// the decoded catalog took in memory (natively, at 100,000 synthetic tools,
+// the heap after decoding fell from 335 to 241 MiB without them), so they
+// are checked at open (decoded into a scratch value) and kept decoded only
+// from their first use.
 type storedParameters struct {
 	encoded []byte // a MessagePack array of Parameter tuples, checked to decode
 	once    sync.Once
@@ -35,7 +35,10 @@ func (z *Tool) Params() []Parameter {
 		return z.Parameters
 	}
 	s.once.Do(func() {
-		params, err := decodeParameters(s.encoded, true)
+		params, rest, err := decodeParameters(s.encoded, true)
+		if err == nil && len(rest) != 0 {
+			err = msgp.ErrShortBytes
+		}
 		if err != nil {
 			// UnmarshalMsg ran the same decoder over the same bytes.
 			panic("catalog: stored parameters no longer decode: " + err.Error())
@@ -68,15 +71,16 @@ func (c *Catalog) Plain() Catalog {
 	return out
 }
 
-// decodeParameters decodes a stored parameter list; keep false checks it
-// without keeping anything (each element decodes over the last).
-func decodeParameters(b []byte, keep bool) ([]Parameter, error) {
+// decodeParameters decodes a stored parameter list at the start of b and
+// returns what follows it; keep false checks it without keeping anything
+// (each element decodes over the last).
+func decodeParameters(b []byte, keep bool) ([]Parameter, []byte, error) {
 	n, b, err := msgp.ReadArrayHeaderBytes(b)
 	if err != nil {
-		return nil, msgp.WrapError(err, "Parameters")
+		return nil, b, msgp.WrapError(err, "Parameters")
 	}
 	if n > z597e1446limitArrays {
-		return nil, msgp.ErrLimitExceeded
+		return nil, b, msgp.ErrLimitExceeded
 	}
 	var scratch Parameter
 	var out []Parameter
@@ -89,13 +93,10 @@ func decodeParameters(b []byte, keep bool) ([]Parameter, error) {
 			at = &out[i]
 		}
 		if b, err = at.UnmarshalMsg(b); err != nil {
-			return nil, msgp.WrapError(err, "Parameters", i)
+			return nil, b, msgp.WrapError(err, "Parameters", i)
 		}
 	}
-	if len(b) != 0 {
-		return nil, msgp.WrapError(msgp.ErrShortBytes, "Parameters")
-	}
-	return out, nil
+	return out, b, nil
 }
 
 // MarshalMsg appends the tool's MessagePack array.
@@ -141,13 +142,10 @@ func (z *Tool) UnmarshalMsg(bts []byte) ([]byte, error) {
 		}
 	}
 	params := bts
-	if bts, err = msgp.Skip(bts); err != nil {
-		return bts, msgp.WrapError(err, "Parameters")
-	}
-	params = params[:len(params)-len(bts)]
-	if _, err := decodeParameters(params, false); err != nil {
+	if _, bts, err = decodeParameters(bts, false); err != nil {
 		return bts, err
 	}
+	params = params[:len(params)-len(bts)]
 	if len(params) > 1 { // not an empty array, which decodes as nil
 		z.stored = &storedParameters{encoded: params}
 	}
