@@ -19,6 +19,7 @@ import (
 func TestTopBM25FIsTopOfScoreExpanded(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 19))
 	paths := map[topPath]int{}
+	overflowed := 0 // merged entries with a frequency over tfMax, kept and rescored
 	for c := range 80 {
 		docs := 1 + rng.IntN(400)
 		words := 2 + rng.IntN(60)
@@ -79,9 +80,25 @@ func TestTopBM25FIsTopOfScoreExpanded(t *testing.T) {
 				require.Equal(t, wantFields[i], s.FieldScores(hit.Doc), "catalog %d, query %d, doc %d", c, q, hit.Doc)
 			}
 		}
+		for _, m := range ix.bm25fMerged.terms {
+			for _, packed := range m.tfsOrNil() {
+				if packed&tfsOverflow != 0 {
+					overflowed++
+				}
+			}
+		}
 	}
+	require.GreaterOrEqual(t, overflowed, 50, "merged entries whose frequencies did not fit")
 	// Every way through TopBM25F, often enough to matter.
 	for path, least := range map[topPath]int{pathSparse: 200, pathDense: 500, pathDenseRetried: 20} {
 		require.GreaterOrEqual(t, paths[path], least, "path %d, of %v", path, paths)
 	}
+}
+
+// tfsOrNil is m.tfs, or nil for a term seen once and not merged.
+func (m *mergedTerm) tfsOrNil() []uint16 {
+	if m == nil {
+		return nil
+	}
+	return m.tfs
 }

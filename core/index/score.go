@@ -64,6 +64,7 @@ type Scratch struct {
 	// TopBM25F: each document's approximate score (zero outside a call),
 	// and the weight of each query term.
 	approx      []float64
+	best        []float64 // denseApprox's heap of the k best a(d)
 	termWeights []float64
 	termMerged  []*mergedTerm
 	path        topPath // the way the last TopBM25F went
