@@ -93,19 +93,25 @@ type IdentityIndex struct {
 // NewIdentityIndex indexes tools (canonical paths, tool paths, CLI paths,
 // primary CLI paths and aliases). It refuses any name that would resolve to
 // two tools, and a tool whose CLI path disagrees with its primary CLI path.
+//
+// Every open of a snapshot runs it over every tool, so it allocates nothing
+// per tool (one scratch list serves every tool's paths) and notes non-ASCII
+// keys as it adds them rather than walking the maps afterwards.
 func NewIdentityIndex(tools []*Tool) (*IdentityIndex, error) {
 	idx := &IdentityIndex{
 		byCanonical: make(map[string]int, len(tools)),
 		byToolPath:  make(map[string]int),
 		byCLIPath:   make(map[string]int, 2*len(tools)),
 	}
+	var paths []string // scratch: one tool's tool paths, then its CLI paths
 	for pos, tool := range tools {
 		id := &tool.Identity
 		canonical := id.CanonicalPath
 		if canonical == "" {
 			return nil, fmt.Errorf("tool #%d has an empty canonical path", pos)
 		}
-		if NormalizeCLIPath(id.CLIPath) != NormalizeCLIPath(id.PrimaryCLIPath) {
+		cliPath := NormalizeCLIPath(id.CLIPath)
+		if cliPath != NormalizeCLIPath(id.PrimaryCLIPath) {
 			return nil, fmt.Errorf("tool %s: cli_path %q differs from primary_cli_path %q", canonical, id.CLIPath, id.PrimaryCLIPath)
 		}
 		if _, dup := idx.byCanonical[canonical]; dup {
@@ -115,12 +121,13 @@ func NewIdentityIndex(tools []*Tool) (*IdentityIndex, error) {
 			return nil, fmt.Errorf("canonical path %q is already the tool path of %s", canonical, tools[other].Identity.CanonicalPath)
 		}
 		idx.byCanonical[canonical] = pos
+		idx.noteKey(canonical)
 
-		toolPaths := []string{id.Path}
+		paths = append(paths[:0], id.Path)
 		if id.SourceProductID != "" && id.SourceProductID != id.ProductID {
-			toolPaths = append(toolPaths, id.SourceProductID+"."+id.Name)
+			paths = append(paths, id.SourceProductID+"."+id.Name)
 		}
-		for _, path := range SortedUnique(toolPaths) {
+		for _, path := range sortUnique(paths) {
 			if path == canonical {
 				continue
 			}
@@ -131,24 +138,38 @@ func NewIdentityIndex(tools []*Tool) (*IdentityIndex, error) {
 				return nil, fmt.Errorf("tool path %q of %s is another tool's canonical path", path, canonical)
 			}
 			idx.byToolPath[path] = pos
+			idx.noteKey(path)
 		}
 
-		cliPaths := append([]string{id.CLIPath, id.PrimaryCLIPath}, id.Aliases...)
-		for _, path := range SortedUnique(cliPaths) {
-			path = NormalizeCLIPath(path)
-			if other, clash := idx.byCLIPath[path]; clash && other != pos {
-				return nil, fmt.Errorf("CLI path %q names both %s and %s", path, tools[other].Identity.CanonicalPath, canonical)
+		if len(id.Aliases) == 0 && id.CLIPath == id.PrimaryCLIPath && id.CLIPath != "" && strings.TrimSpace(id.CLIPath) == id.CLIPath {
+			// The common case: one CLI path, already normalized above.
+			if err := idx.addCLIPath(cliPath, pos, tools); err != nil {
+				return nil, err
 			}
-			idx.byCLIPath[path] = pos
+			continue
 		}
-	}
-	for _, keys := range []map[string]int{idx.byCanonical, idx.byToolPath, idx.byCLIPath} {
-		for key := range keys {
-			idx.nonASCII = idx.nonASCII || !isASCII(key)
+		paths = append(append(paths[:0], id.CLIPath, id.PrimaryCLIPath), id.Aliases...)
+		for _, path := range sortUnique(paths) {
+			if err := idx.addCLIPath(NormalizeCLIPath(path), pos, tools); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return idx, nil
 }
+
+// addCLIPath maps a normalized CLI path of the tool at pos.
+func (x *IdentityIndex) addCLIPath(path string, pos int, tools []*Tool) error {
+	if other, clash := x.byCLIPath[path]; clash && other != pos {
+		return fmt.Errorf("CLI path %q names both %s and %s", path, tools[other].Identity.CanonicalPath, tools[pos].Identity.CanonicalPath)
+	}
+	x.byCLIPath[path] = pos
+	x.noteKey(path)
+	return nil
+}
+
+// noteKey records whether a key of the index holds a non-ASCII byte.
+func (x *IdentityIndex) noteKey(key string) { x.nonASCII = x.nonASCII || !isASCII(key) }
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -180,27 +201,36 @@ func hasNonASCIIText(s string) bool {
 // name and the name is not already another tool's canonical, tool or CLI
 // path. Generic catalogs use it: agents know tools by the name they call.
 // tools must be the list the index was built from.
+//
+// One map does it: each name's only owner, or -1 once a second tool has it;
+// a second pass over tools (never over the map) then removes what may not
+// resolve. (A separate map of owners cost another 100,000 insertions when a
+// snapshot of that many tools opened.)
 func (x *IdentityIndex) IndexBareNames(tools []*Tool) {
-	owners := make(map[string]int, len(tools))
+	x.byName = make(map[string]int, len(tools))
 	for pos, tool := range tools {
 		name := tool.Identity.Name
-		if _, seen := owners[name]; seen {
-			owners[name] = -1 // ambiguous: resolves to no tool
-			continue
-		}
-		owners[name] = pos
-	}
-	x.byName = make(map[string]int, len(owners))
-	for pos, tool := range tools {
-		name := tool.Identity.Name
-		if name == "" || owners[name] != pos {
-			continue
-		}
-		if other, taken := x.resolvePath(name); taken && other != pos {
+		if _, seen := x.byName[name]; seen {
+			x.byName[name] = -1 // ambiguous: resolves to no tool
 			continue
 		}
 		x.byName[name] = pos
-		x.nonASCII = x.nonASCII || !isASCII(name)
+	}
+	for pos, tool := range tools {
+		name := tool.Identity.Name
+		owner, kept := x.byName[name]
+		switch {
+		case !kept:
+		case owner == -1 || name == "":
+			delete(x.byName, name)
+		case owner != pos:
+		default:
+			if other, taken := x.resolvePath(name); taken && other != pos {
+				delete(x.byName, name)
+				continue
+			}
+			x.noteKey(name)
+		}
 	}
 }
 
@@ -272,6 +302,27 @@ func SurfaceHash(tools []*Tool) string {
 	sort.Strings(rows)
 	sum := sha256.Sum256([]byte(strings.Join(rows, "\n")))
 	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// sortUnique is SortedUnique in place: values is reordered and the result
+// is a prefix of it (empty rather than nil when nothing is left).
+func sortUnique(values []string) []string {
+	kept := values[:0]
+	for _, v := range values {
+		if v = strings.TrimSpace(v); v != "" {
+			kept = append(kept, v)
+		}
+	}
+	if len(kept) > 1 {
+		sort.Strings(kept)
+	}
+	unique := kept[:0]
+	for i, v := range kept {
+		if i == 0 || v != kept[i-1] {
+			unique = append(unique, v)
+		}
+	}
+	return unique
 }
 
 // SortedUnique trims, drops empties and duplicates, and sorts; nil when empty.

@@ -169,3 +169,19 @@ func TestResolveQueryWithNonASCIIText(t *testing.T) {
 	require.True(t, ok)
 	require.Equal(t, 0, got)
 }
+
+// The index's shortcut for a tool with one CLI path and no aliases maps
+// exactly what the general path maps: nothing for an empty CLI path, the
+// normalized path for one with spaces around it.
+func TestIdentityIndexCLIPathShortcut(t *testing.T) {
+	tools := []*catalog.Tool{tool("a.none", ""), tool("a.spaced", " a  spaced "), tool("a.plain", "a plain")}
+	idx, err := catalog.NewIdentityIndex(tools)
+	require.NoError(t, err)
+	for q, want := range map[string]int{"a spaced": 1, "dws a spaced": 1, "a plain": 2, "a.none": 0} {
+		got, ok := idx.Resolve(q)
+		require.True(t, ok, q)
+		require.Equal(t, want, got, q)
+	}
+	_, ok := idx.Resolve("")
+	require.False(t, ok, "an empty CLI path names no tool")
+}
