@@ -88,6 +88,12 @@ type IdentityIndex struct {
 	// (the normalisations only drop separators and spaces), which answers
 	// most natural-language queries without normalising them.
 	nonASCII bool
+	// maxAlnum: the most ASCII letters and digits in any key. Every
+	// normalisation keeps a query's letters and digits (it drops spaces and
+	// separators, and at most a leading program name), so a query with more
+	// than maxAlnum plus the program name's cannot match: a sentence is
+	// answered without splitting and joining it.
+	maxAlnum int
 }
 
 // NewIdentityIndex indexes tools (canonical paths, tool paths, CLI paths,
@@ -169,7 +175,25 @@ func (x *IdentityIndex) addCLIPath(path string, pos int, tools []*Tool) error {
 }
 
 // noteKey records whether a key of the index holds a non-ASCII byte.
-func (x *IdentityIndex) noteKey(key string) { x.nonASCII = x.nonASCII || !isASCII(key) }
+// noteKey records what the quick refusals of ResolveQuery need of a key
+// of the index: whether it holds a non-ASCII byte, and its letters and
+// digits.
+func (x *IdentityIndex) noteKey(key string) {
+	x.nonASCII = x.nonASCII || !isASCII(key)
+	x.maxAlnum = max(x.maxAlnum, countAlnum(key, len(key)))
+}
+
+// countAlnum counts the ASCII letters and digits of s, stopping early once
+// the count passes limit (the caller only asks whether it does).
+func countAlnum(s string, limit int) int {
+	n := 0
+	for i := 0; i < len(s) && n <= limit; i++ {
+		if c := s[i] | 0x20; 'a' <= c && c <= 'z' || '0' <= s[i] && s[i] <= '9' {
+			n++
+		}
+	}
+	return n
+}
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -261,6 +285,9 @@ func (x *IdentityIndex) resolvePath(path string) (int, bool) {
 // (dots and slashes as separators).
 func (x *IdentityIndex) ResolveQuery(path string) (int, bool) {
 	if !x.nonASCII && hasNonASCIIText(path) {
+		return 0, false
+	}
+	if limit := x.maxAlnum + len(programName); countAlnum(path, limit) > limit {
 		return 0, false
 	}
 	if pos, ok := x.Resolve(path); ok {

@@ -170,6 +170,37 @@ func TestResolveQueryWithNonASCIIText(t *testing.T) {
 	require.Equal(t, 0, got)
 }
 
+// TestResolveQueryRefusesLongQueriesByLetters: ResolveQuery refuses a
+// query with more letters and digits than any key holds plus the program
+// name, without normalising it; spaces and separators do not count, so the
+// longest key, padded and behind the program name, still resolves, and a
+// bare name counts as a key.
+func TestResolveQueryRefusesLongQueriesByLetters(t *testing.T) {
+	tools := []*catalog.Tool{tool("chat.send", "chat message send"), tool("im.get", "im get")}
+	tools[1].Identity.Name = "get_message42"
+	idx, err := catalog.NewIdentityIndex(tools)
+	require.NoError(t, err)
+	idx.IndexBareNames(tools)
+	for q, want := range map[string]int{
+		"dws  chat . message\t/ send ": 0, // 18 letters: the longest key's 15 and the program name's
+		"dws\tchat/message/send":       0,
+		"get_message42":                1,
+		" get_message42 ":              1,
+	} {
+		got, ok := idx.ResolveQuery(q)
+		require.True(t, ok, "%q", q)
+		require.Equal(t, want, got, "%q", q)
+	}
+	for _, q := range []string{
+		"please send a chat message to the team about the release",
+		"dws dws chat message send", // a second program name is not dropped
+		"dws chat message sendx",
+	} {
+		_, ok := idx.ResolveQuery(q)
+		require.False(t, ok, "%q", q)
+	}
+}
+
 // The index's shortcut for a tool with one CLI path and no aliases maps
 // exactly what the general path maps: nothing for an empty CLI path, the
 // normalized path for one with spaces around it.
