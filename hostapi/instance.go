@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -195,6 +196,7 @@ type instance struct {
 	gen    *generation // the snapshot opened in it (nil: none)
 	handle uint32
 	opened *atomic.Uint64 // its runtime's moduleRuntime.opened
+	mapped *mappedRegion  // its linear memory, when a mapping (memory_linux.go)
 }
 
 // sandboxConfig is the configuration of every module instance the host
@@ -214,7 +216,9 @@ func sandboxConfig(stderr *head) wazero.ModuleConfig {
 
 // instantiateSandboxed instantiates the runtime's compiled module with
 // sandboxConfig (altered only by tests, through withModuleConfig).
-func (m *moduleRuntime) instantiateSandboxed(ctx context.Context) (api.Module, *head, error) {
+// The memory's mapping, if it is one, is the caller's to release once the
+// module is closed and in no call.
+func (m *moduleRuntime) instantiateSandboxed(ctx context.Context) (api.Module, *head, *mappedRegion, error) {
 	stderr := &head{}
 	mc := sandboxConfig(stderr)
 	if m.cfg.moduleConfig != nil {
@@ -222,21 +226,29 @@ func (m *moduleRuntime) instantiateSandboxed(ctx context.Context) (api.Module, *
 	}
 	// The memory allocator is taken from the context (wazero's experimental
 	// hook); see memory.go.
-	mod, err := m.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, linearMemory(m.opened.Load())), m.compiled, mc)
+	memory := &memorySource{reserve: m.opened.Load()}
+	mod, err := m.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, memory.allocator()), m.compiled, mc)
 	if err != nil {
-		return nil, nil, finish(ctx, "instantiate", err, stderr.String())
+		memory.mapped.release() // nothing runs in a module that failed to instantiate
+		return nil, nil, nil, finish(ctx, "instantiate", err, stderr.String())
 	}
-	return mod, stderr, nil
+	return mod, stderr, memory.mapped, nil
 }
 
 // instantiate creates a fresh, sandboxed instance of the toolsift module and
 // checks its exports against ABI version 1.
 func (m *moduleRuntime) instantiate(ctx context.Context) (*instance, error) {
-	mod, stderr, err := m.instantiateSandboxed(ctx)
+	mod, stderr, mapped, err := m.instantiateSandboxed(ctx)
 	if err != nil {
 		return nil, err
 	}
-	in := &instance{mod: mod, stderr: stderr, mem: mod.ExportedMemory("memory"), opened: &m.opened}
+	in := &instance{mod: mod, stderr: stderr, mem: mod.ExportedMemory("memory"), opened: &m.opened, mapped: mapped}
+	if mapped != nil {
+		// An instance dropped without close (or closed by Runtime.Close
+		// while in a call) unmaps when it is collected: a call in it holds
+		// it until the call returns.
+		runtime.AddCleanup(in, (*mappedRegion).release, mapped)
+	}
 	if in.mem == nil {
 		in.close()
 		return nil, finish(ctx, "instantiate", abiErrorf(`no exported "memory"`), "")
@@ -289,9 +301,11 @@ type eofReader struct{}
 
 func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
-// close discards the instance (its memory goes with it).
+// close discards the instance (its memory goes with it). It is never called
+// during one of the instance's calls.
 func (in *instance) close() {
 	_ = in.mod.Close(context.Background())
+	in.mapped.release()
 }
 
 // call runs one export with up to four i32/i64 parameters and returns its

@@ -219,8 +219,9 @@ func runSandboxProbe(ctx context.Context, t *testing.T, probe []byte, opts ...Op
 	mr, err := newModuleRuntime(ctx, newConfig(append([]Option{WithModule(probe), WithCompilationCache(nil)}, opts...)))
 	require.NoError(t, err)
 	defer mr.close(ctx)
-	mod, stderr, err := mr.instantiateSandboxed(ctx)
+	mod, stderr, mapped, err := mr.instantiateSandboxed(ctx)
 	require.NoError(t, err)
+	defer mapped.release() // no call runs by then, and nothing reads the memory
 	fn := mod.ExportedFunction("sandbox_report")
 	require.NotNil(t, fn, "the probe exports sandbox_report")
 	results, err := fn.Call(ctx)
