@@ -23,6 +23,10 @@ import (
 type Engine struct {
 	*built       // shared by every view of the same engine (see WithExplain)
 	explain bool // attach score_breakdown to every candidate
+	// exhaustive scores every eligible document even where index.TopBM25F
+	// would find the best k without: the slower path the tests compare it
+	// with (export_test.go), never set otherwise.
+	exhaustive bool
 }
 
 // built is everything New derives from a catalog; it never changes after.
@@ -388,7 +392,7 @@ func (e *Engine) WithExplain(on bool) *Engine {
 	if on == e.explain {
 		return e
 	}
-	return &Engine{built: e.built, explain: on}
+	return &Engine{built: e.built, explain: on, exhaustive: e.exhaustive}
 }
 
 // SearchJSON decodes a tool-search.v1 request, searches, and returns the
