@@ -54,7 +54,7 @@ func TestLexicalChainMatchesReferenceScores(t *testing.T) {
 			if line.LexicalTop20 == nil {
 				continue
 			}
-			hits, _ := e.retrieve(lower(strings.TrimSpace(line.Request.Query)), text.NFKC(line.Request.Query), e.executable, 20, new(scratch))
+			hits, _ := e.retrieve(lower(strings.TrimSpace(line.Request.Query)), text.NFKC(line.Request.Query), e.executable, 20, e.getScratch())
 			require.Len(t, hits, len(line.LexicalTop20), line.Request.Query)
 			for i, want := range line.LexicalTop20 {
 				got := hits[i]

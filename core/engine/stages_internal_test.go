@@ -73,7 +73,7 @@ func BenchmarkSearchStages(b *testing.B) {
 		})
 	}
 	b.Run("retrieve", func(b *testing.B) {
-		s := new(scratch)
+		s := e.getScratch()
 		for b.Loop() {
 			e.retrieve(lower(q), text.NFKC(q), e.executable, 20, s)
 		}

@@ -49,6 +49,9 @@ type genericV2 struct {
 type wordMemo struct {
 	tokens map[string]string
 	pairs  stringArena
+	// limit, when not 0, is the most words tokens holds; such a memo also
+	// copies the tokens it keeps (see MemoizedUpTo).
+	limit int
 }
 
 // stringArena hands out strings carved from large append-only blocks: a
@@ -236,7 +239,12 @@ func (t genericV2) appendWord(dst []string, w string) []string {
 			dst = dst[:n]
 		}
 		// A copy: the key must not keep the whole text it was cut from.
-		t.memo.tokens[strings.Clone(w)] = token
+		switch {
+		case t.memo.limit == 0:
+			t.memo.tokens[strings.Clone(w)] = token
+		case len(t.memo.tokens) < t.memo.limit:
+			t.memo.tokens[strings.Clone(w)] = strings.Clone(token)
+		}
 	}
 	if token == "" {
 		return dst

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
+
+	"github.com/stretchr/testify/require"
 )
 
 func genericTokens(s string) []string { return GenericV2.AppendTokens(nil, s) }
@@ -298,6 +301,24 @@ func TestMemoizedGenericV2GivesTheSameTokens(t *testing.T) {
 	if Memoized(DWSV1) != DWSV1 {
 		t.Fatal("dws-v1 has nothing to remember and comes back as it is")
 	}
+}
+
+// A memo for queries gives the plain tokens too, keeps no more words than
+// its limit, and keeps copies: a request read in place may be overwritten
+// by the next one, and the words remembered from it must not change.
+func TestMemoizedUpToCopiesAndStops(t *testing.T) {
+	memo := MemoizedUpTo(GenericV2, 3)
+	buffer := []byte("Running Servers today's")
+	request := unsafe.String(&buffer[0], len(buffer)) // as the module reads a request
+	want := GenericV2.AppendTokens(nil, "Running Servers today's")
+	require.Equal(t, want, memo.AppendTokens(nil, request))
+	copy(buffer, "XXXXXXXXXXXXXXXXXXXXXXX")
+	require.Equal(t, want, memo.AppendTokens(nil, "Running Servers today's"), "remembered tokens must not view the first request")
+	for _, s := range []string{"creating many distinct words here", "Running Servers today's"} {
+		require.Equal(t, GenericV2.AppendTokens(nil, s), memo.AppendTokens(nil, s), "past its limit: %q", s)
+	}
+	require.Len(t, memo.(genericV2).memo.tokens, 3)
+	require.Equal(t, MemoizedUpTo(DWSV1, 10), DWSV1, "dws-v1 has nothing to remember")
 }
 
 func FuzzMemoizedGenericV2(f *testing.F) {

@@ -38,9 +38,21 @@ func Lookup(name string) (Tokenizer, bool) {
 // it is not safe for concurrent use, and it grows with the vocabulary; make
 // one per build and drop it. Tokenizers with nothing to remember are
 // returned as they are.
-func Memoized(t Tokenizer) Tokenizer {
+func Memoized(t Tokenizer) Tokenizer { return memoized(t, 0) }
+
+// MemoizedUpTo is Memoized for query after query: it remembers at most
+// words distinct words, and copies what it keeps (a query's text may not
+// outlive the call: the module reads requests in place), so it neither
+// grows without bound nor holds on to requests. Like Memoized it is not
+// safe for concurrent use: keep one per query scratch. Why: in WebAssembly
+// lower-casing, the stop list and the Porter2 stem were a fifth of a
+// StableToolBench query (a Node CPU profile), and an agent's queries reuse
+// their words.
+func MemoizedUpTo(t Tokenizer, words int) Tokenizer { return memoized(t, max(words, 1)) }
+
+func memoized(t Tokenizer, limit int) Tokenizer {
 	if _, ok := t.(genericV2); ok {
-		return genericV2{memo: &wordMemo{tokens: map[string]string{}}}
+		return genericV2{memo: &wordMemo{tokens: map[string]string{}, limit: limit}}
 	}
 	return t
 }
