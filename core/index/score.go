@@ -294,8 +294,8 @@ func (s *Scratch) touch(doc uint32) {
 // marks the documents touched. impact = idf·tfPart, so this is the
 // reference's idf·tfPart·ln(1+qtf), evaluated in the same order.
 //
-// This is the one loop that runs once per posting, and the one place the
-// package uses unsafe: in WebAssembly the three bounds checks per posting
+// This loop runs once per posting, and it is one of the three places the
+// package uses unsafe (with add and addDense, for the same reason): in WebAssembly the three bounds checks per posting
 // (mark, touched, acc) cost as much as the rest of the loop (the Chinese
 // query of the engine benchmarks scores in 46 µs instead of 71 µs). The
 // accesses stay in range because
