@@ -295,9 +295,10 @@ func (s *Scratch) touch(doc uint32) {
 // reference's idf·tfPart·ln(1+qtf), evaluated in the same order.
 //
 // This loop runs once per posting, and it is one of the three places the
-// package uses unsafe (with add and addDense, for the same reason): in WebAssembly the three bounds checks per posting
-// (mark, touched, acc) cost as much as the rest of the loop (the Chinese
-// query of the engine benchmarks scores in 46 µs instead of 71 µs). The
+// package uses unsafe (with add and addDense, for the same reason): in
+// WebAssembly the three bounds checks per posting (mark, touched, acc) cost
+// as much as the rest of the loop (the Chinese query of the engine
+// benchmarks scores in 46 µs instead of 71 µs). The
 // accesses stay in range because
 //   - every posting names a document below ix.Docs: Builder only records
 //     such documents, and Validate refuses a decoded index with any other;
