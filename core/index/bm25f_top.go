@@ -41,8 +41,9 @@ import (
 // exact score of at least T_e − 2/quantum − 1e-12·T_e) has a(d) ≥ cutoff
 // below. Top over that superset finds the same k-th best score, the same
 // cutoff and the same hits. TestTopBM25FIsTopOfScoreExpanded checks it on
-// random catalogs; hostapi's TestModuleTopKMatchesNativeExhaustive and the
-// generic golden files in every module host, against native answers.
+// random catalogs, core/engine's TestTopBM25FMatchesExhaustive on random
+// queries through the whole engine, and the generic golden files (written
+// before TopBM25F) in every host.
 func (ix *Index) TopBM25F(tokens, expansions []string, expansionWeight float64, eligible []bool, k int, quantum float64, s *Scratch) []Ranked {
 	return ix.topBM25F(tokens, expansions, expansionWeight, eligible, k, quantum, true, s)
 }
