@@ -409,7 +409,7 @@ func (e *Engine) AppendSearchJSON(dst, request []byte) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	_, out, werr := e.answer(decoded, dst)
+	_, out, werr := e.answer(decoded, dst, true)
 	if werr != nil {
 		return dst, werr
 	}

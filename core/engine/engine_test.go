@@ -1,8 +1,10 @@
 package engine_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -337,4 +339,30 @@ func typedError(t testing.TB, err error) *wire.Error {
 		t.Fatalf("want a *wire.Error, got %T %v", err, err)
 	}
 	return werr
+}
+
+// TestSearchResponseIsTheCallers: the JSON path keeps a response's
+// candidates in the query's scratch and reuses them, the struct path must
+// not: a response from Search stays as it was while later searches (of
+// either kind) run, and each candidate's matched fields, cut from one
+// backing array, can be appended to without touching the next candidate's.
+func TestSearchResponseIsTheCallers(t *testing.T) {
+	e := newDWSEngine(t)
+	request := wire.SearchRequest{Version: wire.SearchVersion, Query: "给群里发文件并确认消息已读", Limit: 10}
+	kept := search(t, e, request)
+	require.Greater(t, len(kept.Candidates), 2)
+	want, err := json.Marshal(kept)
+	require.NoError(t, err)
+	for _, q := range []string{"查询群消息已读状态", "下载钉盘文件", "创建一场新的会议日程", "AI表格 新增记录"} {
+		_, err := e.SearchJSON([]byte(`{"version":"tool-search.v1","query":"` + q + `","limit":10}`))
+		require.NoError(t, err)
+		search(t, e, wire.SearchRequest{Version: wire.SearchVersion, Query: q, Limit: 10})
+	}
+	got, err := json.Marshal(kept)
+	require.NoError(t, err)
+	require.JSONEq(t, string(want), string(got))
+
+	second := slices.Clone(kept.Candidates[1].MatchedFields)
+	kept.Candidates[0].MatchedFields = append(kept.Candidates[0].MatchedFields, "appended")
+	require.Equal(t, second, kept.Candidates[1].MatchedFields)
 }

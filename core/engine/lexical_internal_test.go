@@ -60,7 +60,7 @@ func TestLexicalChainMatchesReferenceScores(t *testing.T) {
 				got := hits[i]
 				require.Equal(t, want.CanonicalPath, e.tools[got.Doc].Identity.CanonicalPath, "%q #%d", line.Request.Query, i)
 				require.Equal(t, want.Score, got.Score, "%q %s", line.Request.Query, want.CanonicalPath)
-				require.Equal(t, want.MatchedFields, matchedFields(&got.fields))
+				require.Equal(t, want.MatchedFields, appendMatchedFields(nil, &got.fields))
 				for f := profile.Field(0); f < profile.NumFields; f++ {
 					require.Equal(t, want.FieldScores[f.String()], got.fields[f], "%q %s %s", line.Request.Query, want.CanonicalPath, f)
 				}

@@ -22,12 +22,16 @@ type query struct {
 	products       []string // sorted, unique
 	effects        []string // sorted, unique, lower case
 	excluded       []string // sorted, unique
+	// encodeOnly: the caller reads the response's bytes alone (never the
+	// *wire.SearchResponse), so its candidates may live in the query's
+	// scratch, which is reused once the bytes are written.
+	encodeOnly bool
 }
 
 // Search answers one tool-search.v1 request. A failure is a *wire.Error
 // (errors.As reaches it); a failed request never changes the engine.
 func (e *Engine) Search(request wire.SearchRequest) (*wire.SearchResponse, error) {
-	response, _, err := e.answer(request, nil)
+	response, _, err := e.answer(request, nil, false)
 	if response != nil {
 		// The caller owns the response: nothing in it is shared with the
 		// engine's cache, and no encoded Head can go stale if it edits a
@@ -42,8 +46,9 @@ func (e *Engine) Search(request wire.SearchRequest) (*wire.SearchResponse, error
 }
 
 // answer is Search that also appends the response's wire bytes to dst (the
-// byte budget check produces them anyway).
-func (e *Engine) answer(request wire.SearchRequest, dst []byte) (*wire.SearchResponse, []byte, *wire.Error) {
+// byte budget check produces them anyway). With encodeOnly the caller must
+// not read the returned response, only the bytes.
+func (e *Engine) answer(request wire.SearchRequest, dst []byte, encodeOnly bool) (*wire.SearchResponse, []byte, *wire.Error) {
 	if request.Pattern != "" {
 		return e.searchPattern(request, dst)
 	}
@@ -54,6 +59,7 @@ func (e *Engine) answer(request wire.SearchRequest, dst []byte) (*wire.SearchRes
 	if err != nil {
 		return nil, nil, err
 	}
+	q.encodeOnly = encodeOnly
 	return e.search(q, dst)
 }
 
@@ -122,10 +128,21 @@ func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wir
 	if len(hits) > q.limit {
 		hits = hits[:q.limit]
 	}
-	response.Candidates = make([]wire.ToolReference, 0, len(hits))
+	if q.encodeOnly {
+		response.Candidates = work.references[:0]
+		defer func() { work.references = response.Candidates[:0] }()
+	} else {
+		response.Candidates = make([]wire.ToolReference, 0, len(hits))
+	}
 	sources := []string{e.profile.Algorithm} // shared by this response's candidates
+	// One backing array for every candidate's matched fields, each candidate
+	// its own capped part of it (so appending to one never writes into the
+	// next).
+	names := make([]string, 0, int(profile.NumFields)*len(hits))
 	for i, hit := range hits {
-		reference := e.reference(int(hit.Doc), matchedFields(&hit.fields), sources)
+		start := len(names)
+		names = appendMatchedFields(names, &hit.fields)
+		reference := e.reference(int(hit.Doc), names[start:len(names):len(names)], sources)
 		reference.Rank = i + 1
 		if e.explain {
 			reference.ScoreBreakdown = hit.breakdown
@@ -155,10 +172,12 @@ func (e *Engine) retrieve(lowered, folded string, eligible []bool, k int, work *
 		// 10,000 tools 273.7, 263.0 against 106.3, 83.4 µs. (In WebAssembly
 		// it already was: stb on wazero 1.36, 1.39 against 1.15, 1.25 ms.)
 		top := e.index.TopBM25F(work.tokens, work.expansions, e.profile.ExpansionWeight, eligible, k, e.profile.ScoreQuantum, &work.index)
-		return e.demote(lowered, top, &work.index), nil
+		work.candidates = e.demote(lowered, top, work.candidates, &work.index)
+		return work.candidates, nil
 	}
 	scored := e.index.ScoreExpanded(&e.profile.Weights, work.tokens, work.expansions, e.profile.ExpansionWeight, eligible, &work.index)
-	return e.demote(lowered, index.Top(scored, k, e.profile.ScoreQuantum), &work.index), scored
+	work.candidates = e.demote(lowered, index.Top(scored, k, e.profile.ScoreQuantum), work.candidates, &work.index)
+	return work.candidates, scored
 }
 
 // candidate is a retrieved hit with its explanation.
@@ -171,8 +190,8 @@ type candidate struct {
 // demote multiplies the score of every hit whose avoid_when phrase the query
 // (lowered: trimmed and lower-cased) quotes by the profile's penalty, and
 // re-ranks if anything moved.
-func (e *Engine) demote(lowered string, hits []index.Ranked, scratch *index.Scratch) []candidate {
-	out := make([]candidate, len(hits))
+func (e *Engine) demote(lowered string, hits []index.Ranked, out []candidate, scratch *index.Scratch) []candidate {
+	out = slices.Grow(out[:0], len(hits))[:len(hits)]
 	penalized := false
 	for i, hit := range hits {
 		out[i].Ranked = hit
@@ -266,7 +285,7 @@ func (e *Engine) liftNamedProduct(lowered string, hits []candidate, scored []ind
 		}
 	}
 	if !present {
-		hits = append(hits, e.demote(lowered, []index.Ranked{best}, scratch)...)
+		hits = append(hits, e.demote(lowered, []index.Ranked{best}, nil, scratch)...)
 	}
 	top := 0.0
 	for i := range hits {
@@ -308,10 +327,10 @@ func (e *Engine) bestOfProduct(scored []index.Hit, product int) (index.Ranked, b
 	return best, found
 }
 
-// matchedFields lists the fields that contributed, largest contribution
-// first, ties by field name. (An insertion sort of at most five: no call per
-// comparison, which is dear in WebAssembly.)
-func matchedFields(scores *[profile.NumFields]float64) []string {
+// appendMatchedFields appends the fields that contributed to names, largest
+// contribution first, ties by field name. (An insertion sort of at most
+// five: no call per comparison, which is dear in WebAssembly.)
+func appendMatchedFields(names []string, scores *[profile.NumFields]float64) []string {
 	var fields [profile.NumFields]profile.Field
 	n := 0
 	for f := profile.Field(0); f < profile.NumFields; f++ {
@@ -325,9 +344,8 @@ func matchedFields(scores *[profile.NumFields]float64) []string {
 		fields[i] = f
 		n++
 	}
-	names := make([]string, n)
-	for i, f := range fields[:n] {
-		names[i] = f.String()
+	for _, f := range fields[:n] {
+		names = append(names, f.String())
 	}
 	return names
 }
@@ -544,6 +562,8 @@ func (e *Engine) hasStrongMatch(candidates []wire.ToolReference) bool {
 // scratch is one query's reusable working memory.
 type scratch struct {
 	index      index.Scratch
+	candidates []candidate          // demote's, for this query
+	references []wire.ToolReference // the response's candidates, when encodeOnly
 	tokenizer  text.Tokenizer // the engine's, remembering words (queryWords)
 	tokens     []string
 	expansions []string

@@ -29,7 +29,7 @@ func BenchmarkSearchStages(b *testing.B) {
 	top := index.Top(hits, 20, e.profile.ScoreQuantum)
 	// answer, not Search: its references keep their encoded heads, as in
 	// every search that is answered with bytes.
-	response, _, werr := e.answer(wire.SearchRequest{Version: wire.SearchVersion, Query: q}, nil)
+	response, _, werr := e.answer(wire.SearchRequest{Version: wire.SearchVersion, Query: q}, nil, false)
 	if werr != nil {
 		b.Fatal(werr)
 	}
@@ -56,7 +56,7 @@ func BenchmarkSearchStages(b *testing.B) {
 	})
 	b.Run("demote", func(b *testing.B) {
 		for b.Loop() {
-			e.demote(lower(q), top, shared)
+			e.demote(lower(q), top, nil, shared)
 		}
 	})
 	b.Run("named", func(b *testing.B) {
@@ -65,7 +65,7 @@ func BenchmarkSearchStages(b *testing.B) {
 		}
 	})
 	if named := e.namedProduct(q); named >= 0 {
-		candidates := e.demote(lower(q), top, shared)
+		candidates := e.demote(lower(q), top, nil, shared)
 		b.Run("lift", func(b *testing.B) {
 			for b.Loop() {
 				e.liftNamedProduct(lower(q), slices.Clone(candidates), hits, named, shared)
