@@ -564,7 +564,7 @@ type scratch struct {
 	index      index.Scratch
 	candidates []candidate          // demote's, for this query
 	references []wire.ToolReference // the response's candidates, when encodeOnly
-	tokenizer  text.Tokenizer // the engine's, remembering words (queryWords)
+	tokenizer  text.Tokenizer       // the engine's, remembering words (queryWords)
 	tokens     []string
 	expansions []string
 }
