@@ -50,7 +50,7 @@ func (ix *Index) prepareBM25F(p *profile.Profile) {
 	ix.bm25fK1 = p.K1
 	ix.bm25fQueryTF = p.QueryTermWeight
 	ix.bm25fPairWeight = p.PairWeight
-	ix.bm25fMerged = newBM25FMerged(&ix.Fields)
+	ix.prepareImpacts(p)
 }
 
 // scoreBM25F accumulates every touched document's per-field shares into

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"sync"
 	"unsafe"
 
 	"github.com/toolsift/toolsift/core/profile"
@@ -22,10 +21,11 @@ import (
 // tf~/(k1+tf~), depends on the term and the document alone, and the query
 // only weighs it (idf, pair and expansion weights). So:
 //
-//  1. From a term's second query on, its postings are merged over the
-//     fields, with its saturation per document rounded to float32, and kept
-//     within a budget (mergedTerm, bm25fMerged); otherwise the term is
-//     saturated from its field postings for the query (addApproxFields).
+//  1. The longest terms' postings are merged over the fields when the
+//     index is built, with their saturation per document rounded to
+//     float32, and stored in the snapshot (mergedTerm, impacts); any other
+//     term is saturated from its field postings for the query
+//     (addApproxFields).
 //  2. A query adds w_t · sat(t, d) over its terms: one multiply-add per
 //     document a term is in, an approximation a(d) of the exact score e(d).
 //  3. Only the documents whose a(d) could put e(d) among the best k are
@@ -75,11 +75,11 @@ func (ix *Index) topBM25F(tokens, expansions []string, expansionWeight float64, 
 	for i := range terms {
 		m := ix.merged(terms[i].id)
 		var weight float64
-		if m == nil { // not kept: saturated from the field postings, for this query only
+		if len(m.docs) == 0 { // not precomputed: saturated from the field postings
 			weight = ix.addApproxFields(&terms[i], expansionWeight, dense, s)
 		} else {
 			weight = ix.bm25fTermWeight(&terms[i], len(m.docs), expansionWeight)
-			s.addApprox(m, weight, dense)
+			s.addApprox(&m, weight, dense)
 		}
 		s.termWeights, s.termMerged = append(s.termWeights, weight), append(s.termMerged, m)
 	}
@@ -162,71 +162,14 @@ const (
 	tfsOverflow = 1 << 15
 )
 
-// bm25fMerged holds the merged terms derived so far, by vocabulary index: a
-// map, because a catalog's vocabulary (word pairs included) runs to
-// millions of terms and a query reaches a few. What it keeps is bounded:
-// once it holds budget postings (half of the index's), a term not yet kept
-// is saturated from its field postings for each query that needs it
-// (addApproxFields, about ScoreExpanded's cost for that term), so a module
-// instance that answers query after query cannot grow past its memory
-// limit. Natively, four passes of the 200 bench queries on 100,000 tools
-// (a throwaway program, mean per query of passes 1 to 3, heap after them):
-// an eighth of the postings gave 2.34–2.84 ms and 298 MiB, half 1.22–1.73
-// ms and 315 MiB (264 MiB for the open index).
-type bm25fMerged struct {
-	mu     sync.RWMutex
-	terms  map[uint32]*mergedTerm // nil: seen once, not merged
-	kept   int                    // postings in terms, and one per term seen once
-	budget int
-}
-
-// newBM25FMerged is an empty cache for an index of fields.
-func newBM25FMerged(fields *[profile.NumFields]Field) *bm25fMerged {
-	postings := 0
-	for f := range fields {
-		postings += len(fields[f].PostingDoc)
-	}
-	return &bm25fMerged{terms: map[uint32]*mergedTerm{}, budget: max(postings/2, 1<<16)}
-}
-
-// merged returns the merged postings of vocabulary term id, or nil: on the
-// term's first query (most terms of long queries, word pairs above all, are
-// never asked for again, and merging costs more than one query's pass over
-// the field postings), and once the budget is spent. From its second query
-// on, a term is merged and kept.
-func (ix *Index) merged(id uint32) *mergedTerm {
-	m := ix.bm25fMerged
-	m.mu.RLock()
-	term, full := m.terms[id], m.kept >= m.budget
-	m.mu.RUnlock()
-	if term != nil || full {
-		return term
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if _, seen := m.terms[id]; !seen {
-		m.terms[id] = nil // seen once
-		m.kept++
-		return nil
-	}
-	if term = m.terms[id]; term == nil { // another query may have kept it meanwhile
-		merged := ix.mergeTerm(&ix.vocab.refs[id])
-		term = &merged
-		m.terms[id] = term
-		m.kept += len(merged.docs)
-	}
-	return term
-}
-
-// mergeTerm merges a term's postings over the fields (each doc-ascending)
-// and computes tf~ per document as saturate does: each field's part
-// tf·coef, added in field order.
-func (ix *Index) mergeTerm(refs *termRefs) mergedTerm {
+// mergeTerm appends a term's postings merged over the fields (each
+// doc-ascending) to docs, sat and tfs, computing tf~ per document as
+// saturate does: each field's part tf·coef, added in field order.
+func (ix *Index) mergeTerm(refs *termRefs, docs []uint32, sat []float32, tfs []uint16) ([]uint32, []float32, []uint16) {
 	var lists [profile.NumFields]struct {
 		docs, tfs []uint32
 		coef      []float64
 	}
-	total := 0
 	for f := range lists {
 		t, field := refs[f], &ix.Fields[f]
 		if t < 0 || field.bm25fCoef == nil {
@@ -234,9 +177,7 @@ func (ix *Index) mergeTerm(refs *termRefs) mergedTerm {
 		}
 		lo, hi := field.PostingStart[t], field.PostingStart[t+1]
 		lists[f].docs, lists[f].tfs, lists[f].coef = field.PostingDoc[lo:hi], field.PostingTF[lo:hi], field.bm25fCoef
-		total += int(hi - lo)
 	}
-	out := mergedTerm{docs: make([]uint32, 0, total), sat: make([]float32, 0, total), tfs: make([]uint16, 0, total)}
 	k1 := ix.bm25fK1
 	for {
 		doc, any := uint32(math.MaxUint32), false
@@ -246,7 +187,7 @@ func (ix *Index) mergeTerm(refs *termRefs) mergedTerm {
 			}
 		}
 		if !any {
-			return out
+			return docs, sat, tfs
 		}
 		var row [profile.NumFields]float64
 		packed, fields, over := uint16(0), uint16(0), false
@@ -264,9 +205,9 @@ func (ix *Index) mergeTerm(refs *termRefs) mergedTerm {
 			packed = tfsOverflow | fields
 		}
 		tf := row[0] + row[1] + row[2] + row[3] + row[4]
-		out.docs = append(out.docs, doc)
-		out.sat = append(out.sat, float32(tf/(k1+tf)))
-		out.tfs = append(out.tfs, packed)
+		docs = append(docs, doc)
+		sat = append(sat, float32(tf/(k1+tf)))
+		tfs = append(tfs, packed)
 	}
 }
 
@@ -515,7 +456,7 @@ const denseMin = 4
 // term by term, each document's shares still added in term order, so that
 // one forward search per term (galloping from where the last document was
 // found) finds the hits in its postings: its merged postings, whose packed
-// frequencies give each field's tf, or, for a term not kept, each field's
+// frequencies give each field's tf, or, for a term not precomputed, each field's
 // postings. Searching from the start for each document and then each of
 // its fields (the way before) was a fifth of a query in WebAssembly on
 // StableToolBench (a Node CPU profile).
@@ -526,7 +467,7 @@ func (ix *Index) rescore(hits []Hit, terms []queryTerm, s *Scratch) []Hit {
 	k1 := ix.bm25fK1
 	for i := range terms {
 		qt, weight := &terms[i], s.termWeights[i]
-		if m := s.termMerged[i]; m != nil {
+		if m := &s.termMerged[i]; len(m.docs) > 0 {
 			if len(m.docs) <= mergeWalkMax*len(hits) {
 				ix.rescoreWalking(hits, m, qt, weight, s)
 				continue

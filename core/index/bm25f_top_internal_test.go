@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -50,8 +51,14 @@ func TestTopBM25FIsTopOfScoreExpanded(t *testing.T) {
 		}
 		ix := Build(tokens)
 		ix.PrepareProfile(profile.GenericV2)
-		// Every term kept, none, or the first few: both ways of summing a(d).
-		ix.bm25fMerged.budget = []int{1 << 30, 0, 40}[c%3]
+		// Every term precomputed, none, or as the index chose: both ways of
+		// summing a(d).
+		switch c % 3 {
+		case 0:
+			ix.impacts = ix.buildImpacts(profile.GenericV2, ix.termLengths(), 1)
+		case 1:
+			ix.impacts = ix.buildImpacts(profile.GenericV2, ix.termLengths(), math.MaxInt)
+		}
 		var s Scratch
 		for q := range 30 {
 			query := make([]string, 1+rng.IntN(40))
@@ -80,11 +87,9 @@ func TestTopBM25FIsTopOfScoreExpanded(t *testing.T) {
 				require.Equal(t, wantFields[i], s.FieldScores(hit.Doc), "catalog %d, query %d, doc %d", c, q, hit.Doc)
 			}
 		}
-		for _, m := range ix.bm25fMerged.terms {
-			for _, packed := range m.tfsOrNil() {
-				if packed&tfsOverflow != 0 {
-					overflowed++
-				}
+		for _, packed := range ix.impacts.tfs {
+			if packed&tfsOverflow != 0 {
+				overflowed++
 			}
 		}
 	}
@@ -93,12 +98,4 @@ func TestTopBM25FIsTopOfScoreExpanded(t *testing.T) {
 	for path, least := range map[topPath]int{pathSparse: 200, pathDense: 500, pathDenseRetried: 20} {
 		require.GreaterOrEqual(t, paths[path], least, "path %d, of %v", path, paths)
 	}
-}
-
-// tfsOrNil is m.tfs, or nil for a term seen once and not merged.
-func (m *mergedTerm) tfsOrNil() []uint16 {
-	if m == nil {
-		return nil
-	}
-	return m.tfs
 }

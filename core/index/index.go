@@ -43,9 +43,9 @@ type Index struct {
 	bm25fK1         float64
 	bm25fQueryTF    string
 	bm25fPairWeight float64 // 0: pairs weigh as words
-	// bm25fMerged: each queried term's postings merged over the fields,
-	// for TopBM25F.
-	bm25fMerged *bm25fMerged
+	// impacts: the longest terms' postings merged over the fields, for
+	// TopBM25F (see impacts.go).
+	impacts impacts
 }
 
 // Field is one field's postings. Terms are sorted; the postings of Terms[i]
@@ -216,9 +216,12 @@ func (ix *Index) Validate() error {
 		return err
 	}
 	if ix.vocab.table == nil {
-		return nil // Prepare builds it from the validated fields
+		return ix.validateImpacts() // Prepare builds the vocabulary from the validated fields
 	}
-	return ix.vocab.validate(&ix.Fields)
+	if err := ix.vocab.validate(&ix.Fields); err != nil {
+		return err
+	}
+	return ix.validateImpacts()
 }
 
 func (ix *Index) validateFields() error {

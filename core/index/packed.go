@@ -3,6 +3,7 @@ package index
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 
 	"github.com/tinylib/msgp/msgp"
 
@@ -20,7 +21,7 @@ import (
 //go:generate perl -pi -e "s/msgp\\.ReadStringBytes\\(/readStringView(/g" packed_gen.go
 
 //msgp:ignore Index Field u32Table
-//msgp:tuple packedIndex packedField
+//msgp:tuple packedIndex packedField packedImpacts
 
 type packedIndex struct {
 	Docs   uint32                         `msg:"docs"`
@@ -30,6 +31,18 @@ type packedIndex struct {
 	VocabEnds  u32Table `msg:"vocab_ends"` // end offset of each term
 	VocabRefs  u32Table `msg:"vocab_refs"` // per term per field: position + 1, or 0
 	VocabTable u32Table `msg:"vocab_table"`
+	// The BM25F impacts (see impacts.go), empty for other profiles.
+	Impacts packedImpacts `msg:"impacts"`
+}
+
+type packedImpacts struct {
+	K1      float64    `msg:"k1"`
+	Weights [5]float64 `msg:"weights"` // profile.NumFields (score.go fails to compile if it changes)
+	FieldB  [5]float64 `msg:"field_b"`
+	Start   u32Table   `msg:"start"` // per vocabulary term, plus the end
+	Docs    u32Table   `msg:"docs"`  // per entry
+	Sat     u32Table   `msg:"sat"`   // per entry, float32 bits
+	TFs     u32Table   `msg:"tfs"`   // per entry a u16, and a zero u16 when the count is odd
 }
 
 type packedField struct {
@@ -110,6 +123,10 @@ func (ix *Index) MarshalMsg(b []byte) ([]byte, error) {
 	}
 	p.VocabRefs = packU32(refs)
 	p.VocabTable = packU32(vocab.table)
+	if im := &ix.impacts; len(im.start) != 0 {
+		p.Impacts = packedImpacts{K1: im.k1, Weights: im.weights, FieldB: im.b,
+			Start: packU32(im.start), Docs: packU32(im.docs), Sat: packFloat32(im.sat), TFs: packU16(im.tfs)}
+	}
 	return p.MarshalMsg(b)
 }
 
@@ -156,6 +173,9 @@ func (ix *Index) UnmarshalMsg(b []byte) ([]byte, error) {
 	if out.vocab.table, err = unpackU32(p.VocabTable); err != nil {
 		return rest, fmt.Errorf("vocabulary table: %w", err)
 	}
+	if out.impacts, err = unpackImpacts(&p.Impacts); err != nil {
+		return rest, fmt.Errorf("impacts: %w", err)
+	}
 	*ix = out
 	return rest, nil
 }
@@ -196,9 +216,31 @@ func unpackStrings(text string, packedEnds u32Table) ([]string, error) {
 	return out, nil
 }
 
+// unpackImpacts reads the impact tables, in place where they are aligned;
+// validateImpacts checks them against the index.
+func unpackImpacts(p *packedImpacts) (impacts, error) {
+	im := impacts{k1: p.K1, weights: p.Weights, b: p.FieldB}
+	var err error
+	if im.start, err = unpackU32(p.Start); err != nil {
+		return im, err
+	}
+	if im.docs, err = unpackU32(p.Docs); err != nil {
+		return im, err
+	}
+	if len(p.Sat)%4 != 0 || len(p.TFs)%4 != 0 {
+		return im, fmt.Errorf("packed tables of %d and %d bytes are not whole numbers of u32", len(p.Sat), len(p.TFs))
+	}
+	im.sat, im.tfs = zerocopy.Float32s(p.Sat), zerocopy.Uint16s(p.TFs)
+	if n := len(im.docs); len(im.tfs) == n+1 && im.tfs[n] == 0 {
+		im.tfs = im.tfs[:n] // the padding of an odd count
+	}
+	return im, nil
+}
+
 // Msgsize is an upper bound of the encoded size (msgp.Sizer).
 func (ix *Index) Msgsize() int {
-	n := 64
+	im := &ix.impacts
+	n := 256 + 4*len(im.start) + 10*len(im.docs) + 4*(msgp.BytesPrefixSize+3)
 	for f := range ix.Fields {
 		field := &ix.Fields[f]
 		n += 6*(msgp.BytesPrefixSize+3) + 64 + 4*(2*len(field.Terms)+1+2*len(field.PostingDoc)+len(field.DocLen))
@@ -207,6 +249,23 @@ func (ix *Index) Msgsize() int {
 		}
 	}
 	return n
+}
+
+func packFloat32(values []float32) u32Table {
+	out := make([]byte, 4*len(values))
+	for i, v := range values {
+		binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(v))
+	}
+	return out
+}
+
+// packU16 packs values two to a u32, the last padded with a zero.
+func packU16(values []uint16) u32Table {
+	out := make([]byte, 4*((len(values)+1)/2))
+	for i, v := range values {
+		binary.LittleEndian.PutUint16(out[2*i:], v)
+	}
+	return out
 }
 
 func packU32(values []uint32) u32Table {

@@ -94,10 +94,128 @@ func (z *packedField) Msgsize() (s int) {
 }
 
 // MarshalMsg implements msgp.Marshaler
+func (z *packedImpacts) MarshalMsg(b []byte) (o []byte, err error) {
+	o = msgp.Require(b, z.Msgsize())
+	// array header, size 7
+	o = append(o, 0x97)
+	o = msgp.AppendFloat64(o, z.K1)
+	o = msgp.AppendArrayHeader(o, uint32(5))
+	for za0001 := range z.Weights {
+		o = msgp.AppendFloat64(o, z.Weights[za0001])
+	}
+	o = msgp.AppendArrayHeader(o, uint32(5))
+	for za0002 := range z.FieldB {
+		o = msgp.AppendFloat64(o, z.FieldB[za0002])
+	}
+	o, err = z.Start.MarshalMsg(o)
+	if err != nil {
+		err = msgp.WrapError(err, "Start")
+		return
+	}
+	o, err = z.Docs.MarshalMsg(o)
+	if err != nil {
+		err = msgp.WrapError(err, "Docs")
+		return
+	}
+	o, err = z.Sat.MarshalMsg(o)
+	if err != nil {
+		err = msgp.WrapError(err, "Sat")
+		return
+	}
+	o, err = z.TFs.MarshalMsg(o)
+	if err != nil {
+		err = msgp.WrapError(err, "TFs")
+		return
+	}
+	return
+}
+
+// UnmarshalMsg implements msgp.Unmarshaler
+func (z *packedImpacts) UnmarshalMsg(bts []byte) (o []byte, err error) {
+	var zb0001 uint32
+	zb0001, bts, err = msgp.ReadArrayHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err)
+		return
+	}
+	if zb0001 != 7 {
+		err = msgp.ArrayError{Wanted: 7, Got: zb0001}
+		return
+	}
+	z.K1, bts, err = msgp.ReadFloat64Bytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "K1")
+		return
+	}
+	var zb0002 uint32
+	zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Weights")
+		return
+	}
+	if zb0002 != uint32(5) {
+		err = msgp.ArrayError{Wanted: uint32(5), Got: zb0002}
+		return
+	}
+	for za0001 := range z.Weights {
+		z.Weights[za0001], bts, err = msgp.ReadFloat64Bytes(bts)
+		if err != nil {
+			err = msgp.WrapError(err, "Weights", za0001)
+			return
+		}
+	}
+	var zb0003 uint32
+	zb0003, bts, err = msgp.ReadArrayHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "FieldB")
+		return
+	}
+	if zb0003 != uint32(5) {
+		err = msgp.ArrayError{Wanted: uint32(5), Got: zb0003}
+		return
+	}
+	for za0002 := range z.FieldB {
+		z.FieldB[za0002], bts, err = msgp.ReadFloat64Bytes(bts)
+		if err != nil {
+			err = msgp.WrapError(err, "FieldB", za0002)
+			return
+		}
+	}
+	bts, err = z.Start.UnmarshalMsg(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Start")
+		return
+	}
+	bts, err = z.Docs.UnmarshalMsg(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Docs")
+		return
+	}
+	bts, err = z.Sat.UnmarshalMsg(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Sat")
+		return
+	}
+	bts, err = z.TFs.UnmarshalMsg(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "TFs")
+		return
+	}
+	o = bts
+	return
+}
+
+// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
+func (z *packedImpacts) Msgsize() (s int) {
+	s = 1 + msgp.Float64Size + msgp.ArrayHeaderSize + (5 * (msgp.Float64Size)) + msgp.ArrayHeaderSize + (5 * (msgp.Float64Size)) + z.Start.Msgsize() + z.Docs.Msgsize() + z.Sat.Msgsize() + z.TFs.Msgsize()
+	return
+}
+
+// MarshalMsg implements msgp.Marshaler
 func (z *packedIndex) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// array header, size 6
-	o = append(o, 0x96)
+	// array header, size 7
+	o = append(o, 0x97)
 	o = msgp.AppendUint32(o, z.Docs)
 	o = msgp.AppendArrayHeader(o, uint32(profile.NumFields))
 	for za0001 := range z.Fields {
@@ -123,6 +241,11 @@ func (z *packedIndex) MarshalMsg(b []byte) (o []byte, err error) {
 		err = msgp.WrapError(err, "VocabTable")
 		return
 	}
+	o, err = z.Impacts.MarshalMsg(o)
+	if err != nil {
+		err = msgp.WrapError(err, "Impacts")
+		return
+	}
 	return
 }
 
@@ -134,8 +257,8 @@ func (z *packedIndex) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.WrapError(err)
 		return
 	}
-	if zb0001 != 6 {
-		err = msgp.ArrayError{Wanted: 6, Got: zb0001}
+	if zb0001 != 7 {
+		err = msgp.ArrayError{Wanted: 7, Got: zb0001}
 		return
 	}
 	z.Docs, bts, err = msgp.ReadUint32Bytes(bts)
@@ -180,6 +303,11 @@ func (z *packedIndex) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.WrapError(err, "VocabTable")
 		return
 	}
+	bts, err = z.Impacts.UnmarshalMsg(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Impacts")
+		return
+	}
 	o = bts
 	return
 }
@@ -190,6 +318,6 @@ func (z *packedIndex) Msgsize() (s int) {
 	for za0001 := range z.Fields {
 		s += z.Fields[za0001].Msgsize()
 	}
-	s += msgp.StringPrefixSize + len(z.Vocabulary) + z.VocabEnds.Msgsize() + z.VocabRefs.Msgsize() + z.VocabTable.Msgsize()
+	s += msgp.StringPrefixSize + len(z.Vocabulary) + z.VocabEnds.Msgsize() + z.VocabRefs.Msgsize() + z.VocabTable.Msgsize() + z.Impacts.Msgsize()
 	return
 }

@@ -66,7 +66,7 @@ type Scratch struct {
 	approx      []float64
 	best        []float64 // denseApprox's heap of the k best a(d)
 	termWeights []float64
-	termMerged  []*mergedTerm
+	termMerged  []mergedTerm
 	path        topPath // the way the last TopBM25F went
 }
 

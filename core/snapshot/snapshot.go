@@ -42,8 +42,9 @@ import (
 // Version 3 pads the index's u32 tables to aligned offsets (see core/index),
 // so that they are read in place; a version 2 reader refuses its padding.
 // Version 4 adds the tools' keywords to the catalog and the import report
-// to the body.
-const FormatVersion = 4
+// to the body. Version 5 adds a BM25F index's precomputed impacts (the
+// longest terms' postings merged over the fields, see core/index).
+const FormatVersion = 5
 
 const (
 	magic      = "TSIFTSNP"

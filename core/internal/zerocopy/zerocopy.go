@@ -7,6 +7,7 @@ package zerocopy
 
 import (
 	"encoding/binary"
+	"math"
 	"unsafe"
 
 	"github.com/tinylib/msgp/msgp"
@@ -39,6 +40,39 @@ func Uint32s(b []byte) []uint32 {
 	out := make([]uint32, n)
 	for i := range out {
 		out[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return out
+}
+
+// Float32s is Uint32s for little-endian float32 values (IEEE 754 bits).
+func Float32s(b []byte) []float32 {
+	n := len(b) / 4
+	if n == 0 {
+		return []float32{}
+	}
+	if littleEndian && uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 == 0 {
+		return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(b))), n)
+	}
+	out := make([]float32, n)
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return out
+}
+
+// Uint16s is Uint32s for little-endian u16 values: a view when b is 2-byte
+// aligned on a little-endian platform, a copy otherwise.
+func Uint16s(b []byte) []uint16 {
+	n := len(b) / 2
+	if n == 0 {
+		return []uint16{}
+	}
+	if littleEndian && uintptr(unsafe.Pointer(unsafe.SliceData(b)))%2 == 0 {
+		return unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(b))), n)
+	}
+	out := make([]uint16, n)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint16(b[2*i:])
 	}
 	return out
 }
