@@ -116,7 +116,7 @@ func BenchmarkWasmOpenSnapshot(b *testing.B) {
 			mr, err := newModuleRuntime(ctx, newConfig(mode.opts))
 			require.NoError(b, err)
 			defer mr.close(ctx)
-			g := &generation{snapshot: snap}
+			g := &generation{size: len(snap)}
 			b.SetBytes(int64(len(snap)))
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -125,7 +125,7 @@ func BenchmarkWasmOpenSnapshot(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := in.open(ctx, g); err != nil {
+				if err := in.open(ctx, g, snap); err != nil {
 					b.Fatal(err)
 				}
 				in.close()

@@ -583,7 +583,9 @@ func TestShortDeadlinesStillFillThePool(t *testing.T) {
 	want, err := e.Search(context.Background(), []byte(chineseQuery))
 	require.NoError(t, err)
 	e.mu.Lock()
-	e.gen.idle[0].close() // the pool must build a new instance
+	// Closed as wazero closes a module whose call's context ended
+	// (WithInterruptibleCalls): the pool must build a new instance.
+	require.NoError(t, e.gen.idle[0].mod.Close(context.Background()))
 	e.mu.Unlock()
 
 	for range 5 {
@@ -755,13 +757,14 @@ func TestWASICallGaps(t *testing.T) {
 	mr, err := newModuleRuntime(ctx, newConfig([]Option{withWASICallObserver(observe)}))
 	require.NoError(t, err)
 	defer mr.close(ctx)
-	g := &generation{snapshot: snapshotDWS(t)}
+	snap := snapshotDWS(t)
+	g := &generation{size: len(snap)}
 	var in *instance
 	stage("instantiate", func() (err error) {
 		in, err = mr.instantiate(ctx)
 		return err
 	})
-	stage("open the DWS snapshot", func() error { return in.open(ctx, g) })
+	stage("open the DWS snapshot", func() error { return in.open(ctx, g, snap) })
 	for _, q := range []struct{ name, request string }{{"Chinese query", chineseQuery}, {"workflow", workflowQuery}} {
 		stage("200 searches, "+q.name, func() error {
 			for range 200 {

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -65,10 +66,22 @@ type Engine struct {
 
 // generation is one opened snapshot: every instance opened with it, and the
 // Info read when it was opened.
+//
+// The host keeps no copy of the snapshot where it can avoid one: every
+// instance holds the snapshot in its linear memory as it was opened (the
+// module decodes it in place and never writes to it), and a new instance
+// copies it from a live one (Engine.lend). At 100,000 tools that is 222 MiB
+// the host no longer holds. Where an instance's memory is not one mapping
+// (memory_linux.go: not Linux) it cannot lend, and the host keeps its copy
+// as before; it also makes one from the last instance it discards while the
+// generation still serves, so that the pool can grow again.
 type generation struct {
-	snapshot []byte // the host's copy, to open in further instances
-	info     Info
-	idle     []*instance // guarded by Engine.mu; only the current generation keeps any
+	size int  // the snapshot's length in bytes
+	info Info // read once its first instance opened it
+	// Guarded by Engine.mu:
+	idle    []*instance // only the current generation keeps any
+	holders []*instance // live instances that can lend the snapshot
+	copy    []byte      // the host's copy, or nil while holders lend
 }
 
 // Open compiles the module (or reuses the compiled code; see
@@ -79,12 +92,15 @@ type generation struct {
 // Cost: the first compile of the module (about a second, once per process
 // with the default cache), an instantiation and the snapshot's open in the
 // module (decoding the catalog and index, no re-tokenising: about 21 ms for
-// the DWS catalog's 5 MB snapshot, BenchmarkWasmOpenSnapshot). The engine
-// keeps a copy of snapshot on the Go heap, and every instance holds the
-// opened snapshot in its linear memory (about 20 MiB for DWS after the open,
+// the DWS catalog's 5 MB snapshot, BenchmarkWasmOpenSnapshot). snapshot is
+// copied into the instance and not kept: the caller may reuse it. Every
+// instance holds the opened snapshot in its linear memory (about 20 MiB for
+// DWS after the open,
 // growing with use as the module's Go heap grows; a new instance reserves at
 // once what the last one had after its open); further instances are created
-// on demand, each paying an instantiation and an open.
+// on demand, each paying an instantiation and an open of the snapshot copied
+// from a live instance's memory. On Linux the host keeps no copy of its own
+// (see generation); elsewhere it keeps one on the Go heap.
 func Open(ctx context.Context, snapshot []byte, opts ...Option) (*Engine, error) {
 	if ctx.Err() != nil {
 		return nil, finish(ctx, "open", nil, "")
@@ -169,8 +185,8 @@ func (e *Engine) Info() Info {
 // unchanged.
 //
 // Cost: one instance slot while building (Swap waits for one like a call
-// does), an instantiation and an open of the new snapshot, and a host copy of
-// snapshot.
+// does), an instantiation and an open of the new snapshot (copied into the
+// instance, not kept, as with Open).
 func (e *Engine) Swap(ctx context.Context, snapshot []byte) error {
 	if err := e.acquireSlot(ctx, "swap"); err != nil {
 		return err
@@ -324,11 +340,8 @@ func (e *Engine) newGeneration(ctx context.Context, snapshot []byte) (*generatio
 		return nil, nil, &Error{Category: "validation", Code: 3, Reason: "invalid_snapshot",
 			Message: fmt.Sprintf("snapshot of %d bytes does not fit an instance's memory limit of %d bytes", len(snapshot), e.mr.cfg.memoryLimit)}
 	}
-	g := &generation{snapshot: bytes.Clone(snapshot)}
-	if g.snapshot == nil {
-		g.snapshot = []byte{}
-	}
-	in, err := e.newInstance(ctx, g)
+	g := &generation{size: len(snapshot)}
+	in, err := e.openInstance(ctx, g, snapshot)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -341,7 +354,7 @@ func (e *Engine) newGeneration(ctx context.Context, snapshot []byte) (*generatio
 		e.discard(in)
 		return nil, nil, err
 	}
-	g.info.SnapshotBytes = len(g.snapshot)
+	g.info.SnapshotBytes = g.size
 	return g, in, nil
 }
 
@@ -362,26 +375,107 @@ func decodeInfo(raw []byte, info *Info) error {
 	return nil
 }
 
-// newInstance instantiates the module and opens g's snapshot in it.
+// newInstance instantiates the module and opens g's snapshot in it, copied
+// from an instance that holds it or from the host's copy. A generation that
+// has been swapped out may have neither by then (its last instance was
+// discarded after the caller chose it); the instance then opens the current
+// generation, which a call that had not yet started may take (see Swap).
 func (e *Engine) newInstance(ctx context.Context, g *generation) (*instance, error) {
+	snapshot, done, g := e.lend(g)
+	if snapshot == nil {
+		return nil, errNoSnapshot
+	}
+	defer done()
+	return e.openInstance(ctx, g, snapshot)
+}
+
+// errNoSnapshot: the generation that serves has neither an instance that
+// holds its snapshot nor a host copy. forget keeps that from happening; this
+// is the refusal if it did, rather than opening something else.
+var errNoSnapshot = errors.New("toolsift: no instance holds the snapshot and the host kept no copy of it")
+
+// lend returns g's snapshot bytes for a new instance to copy, and a function
+// to call once they are copied: the host's copy, or a view of a holder's
+// memory kept mapped until then. Without either (g swapped out and its
+// instances gone), the current generation's; nil if even that has none.
+// e.mu is held only while one is chosen: the copy itself runs unlocked.
+func (e *Engine) lend(g *generation) ([]byte, func(), *generation) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for {
+		if g.copy != nil {
+			return g.copy, func() {}, g
+		}
+		for _, holder := range g.holders {
+			if view, done := holder.snapshotView(); view != nil {
+				return view, done, g
+			}
+		}
+		if g == e.gen {
+			return nil, nil, g // see errNoSnapshot
+		}
+		g = e.gen
+	}
+}
+
+// openInstance instantiates the module, opens snapshot (g's bytes) in it and
+// makes it one of g's holders, or, if its memory cannot lend (not a
+// mapping), keeps a host copy of snapshot for g's later instances.
+func (e *Engine) openInstance(ctx context.Context, g *generation, snapshot []byte) (*instance, error) {
 	in, err := e.mr.instantiate(ctx)
 	if err != nil {
 		return nil, e.closedOr(err) // already decorated by instantiate
 	}
 	e.live.Add(1)
 	e.created.Add(1)
-	if err := in.open(ctx, g); err != nil {
+	if err := in.open(ctx, g, snapshot); err != nil {
 		err = finish(ctx, "open snapshot", err, in.stderr.String())
 		e.discard(in)
 		return nil, e.closedOr(err)
 	}
+	e.mu.Lock()
+	switch {
+	case in.mapped != nil:
+		g.holders = append(g.holders, in)
+	case g.copy == nil:
+		g.copy = bytes.Clone(snapshot)
+	}
+	e.mu.Unlock()
 	return in, nil
 }
 
 // discard closes an instance that will not serve again.
 func (e *Engine) discard(in *instance) {
+	e.mu.Lock()
+	e.forget(in)
+	e.mu.Unlock()
 	in.close()
 	e.live.Add(-1)
+}
+
+// forget removes a discarded instance from its generation's holders (e.mu
+// held). If it was the last of the generation that serves now, the host
+// copies the snapshot out of it first: a trap or an ended context discards
+// instances, and the pool must still be able to grow. (Its memory is intact:
+// the module never writes to the opened snapshot, and the instance that
+// opens the copy checks its checksum again.) The copy is kept from then on.
+func (e *Engine) forget(in *instance) {
+	g := in.gen
+	if g == nil {
+		return
+	}
+	i := slices.Index(g.holders, in)
+	if i < 0 {
+		return
+	}
+	g.holders = slices.Delete(g.holders, i, i+1)
+	if len(g.holders) > 0 || g.copy != nil || g != e.gen || e.closed {
+		return
+	}
+	if view, done := in.snapshotView(); view != nil {
+		g.copy = bytes.Clone(view)
+		done()
+	}
 }
 
 // closedOr turns a failure caused by Close into ErrClosed.
@@ -512,7 +606,10 @@ func (e *Engine) acquire(ctx context.Context, op string) (*instance, error) {
 			e.mu.Unlock()
 			return in, nil
 		}
-		e.live.Add(-1) // closed behind our back: drop it
+		// Closed behind our back (WithInterruptibleCalls): drop it; its
+		// mapping goes with its cleanup.
+		e.forget(in)
+		e.live.Add(-1)
 	}
 	e.mu.Unlock()
 	return e.grow(ctx, op, g)

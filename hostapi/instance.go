@@ -193,8 +193,9 @@ type instance struct {
 	// free the result) instead of four, as in the Python and JS bindings.
 	request uint32
 
-	gen    *generation // the snapshot opened in it (nil: none)
-	handle uint32
+	gen        *generation // the snapshot opened in it (nil: none)
+	handle     uint32
+	snapshotAt uint32 // where the opened snapshot lies in its memory (0: none)
 	opened *atomic.Uint64 // its runtime's moduleRuntime.opened
 	mapped *mappedRegion  // its linear memory, when a mapping (memory_linux.go)
 }
@@ -413,16 +414,19 @@ func (in *instance) invoke(ctx context.Context, fn int, lead []uint64, bufs [][]
 	return in.take(ctx, descriptor)
 }
 
-// open opens snapshot bytes in the instance and records the handle. The
-// module keeps the buffer the bytes are copied into (toolsift_open_owned):
-// it is not freed here, and the instance holds one copy of the snapshot, not
-// two.
-func (in *instance) open(ctx context.Context, g *generation) error {
-	ptr, err := in.put(ctx, g.snapshot)
+// open opens snapshot bytes (g's) in the instance and records the handle.
+// The module keeps the buffer the bytes are copied into
+// (toolsift_open_owned): it is not freed here, and the instance holds one
+// copy of the snapshot, not two, at snapshotAt.
+func (in *instance) open(ctx context.Context, g *generation, snapshot []byte) error {
+	if len(snapshot) == 0 {
+		snapshot = []byte{} // put gives no buffer; the module refuses it
+	}
+	ptr, err := in.put(ctx, snapshot)
 	if err != nil {
 		return err
 	}
-	descriptor, err := in.call(ctx, fnOpenOwned, uint64(ptr), uint64(len(g.snapshot)))
+	descriptor, err := in.call(ctx, fnOpenOwned, uint64(ptr), uint64(len(snapshot)))
 	if err != nil {
 		return err
 	}
@@ -437,9 +441,21 @@ func (in *instance) open(ctx context.Context, g *generation) error {
 	if handle == 0 {
 		return abiErrorf("toolsift_open returned handle 0")
 	}
-	in.gen, in.handle = g, handle
+	in.gen, in.handle, in.snapshotAt = g, handle, ptr
 	in.opened.Store(uint64(in.mem.Size()))
 	return nil
+}
+
+// snapshotView returns the snapshot as opened in the instance's memory,
+// kept mapped until done is called, or nil when the memory is not a mapping
+// (or is released). The module decodes the snapshot in place and never
+// writes to it, so it may be read while the instance is in a call on
+// another goroutine.
+func (in *instance) snapshotView() (snapshot []byte, done func()) {
+	if in.gen == nil || in.snapshotAt == 0 {
+		return nil, nil
+	}
+	return in.mapped.view(uint64(in.snapshotAt), uint64(in.gen.size))
 }
 
 func (in *instance) info(ctx context.Context) ([]byte, error) {

@@ -21,9 +21,16 @@ import (
 // region unmaps it when it is discarded (instance.close, which never runs
 // during one of its calls), and a cleanup on the instance does it for one
 // dropped without close.
+//
+// A new instance of the same snapshot copies the snapshot out of a live
+// instance's region (Engine.lend) while that instance may be in a call on
+// another goroutine: the bytes it reads are ones the module never writes
+// (the opened snapshot, see instance.snapshotView), and mu keeps the region
+// mapped until the copy is done.
 type mappedRegion struct {
 	region []byte
 	once   sync.Once
+	mu     sync.RWMutex // read-held by lenders; release takes it to unmap
 }
 
 // mapRegion maps limit bytes, or returns nil when it cannot (a limit that
@@ -63,7 +70,24 @@ func (r *mappedRegion) release() {
 		return
 	}
 	r.once.Do(func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
 		_ = syscall.Munmap(r.region)
 		r.region = nil
 	})
+}
+
+// view returns the region's bytes [offset, offset+n), kept mapped until done
+// is called; nil (and no done to call) when the region is released or the
+// range is outside it. nil does nothing.
+func (r *mappedRegion) view(offset, n uint64) (bytes []byte, done func()) {
+	if r == nil {
+		return nil, nil
+	}
+	r.mu.RLock()
+	if r.region == nil || offset > uint64(len(r.region)) || n > uint64(len(r.region))-offset {
+		r.mu.RUnlock()
+		return nil, nil
+	}
+	return r.region[offset : offset+n : offset+n], r.mu.RUnlock
 }

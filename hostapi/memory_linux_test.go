@@ -1,6 +1,7 @@
 package hostapi
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"strconv"
@@ -78,4 +79,93 @@ func isMapped(t *testing.T, addr uint64) bool {
 		}
 	}
 	return false
+}
+
+// The host keeps no copy of a snapshot its instances can lend: a second
+// instance copies it out of the first one's memory (while the first is
+// busy), the caller's bytes are not kept, and both answer alike.
+func TestInstancesLendTheSnapshot(t *testing.T) {
+	ctx := context.Background()
+	snap := snapshotDWS(t)
+	caller := bytes.Clone(snap)
+	e, err := Open(ctx, caller, WithMaxInstances(2))
+	require.NoError(t, err)
+	defer e.Close(ctx)
+	clear(caller) // Open kept nothing of it
+
+	e.mu.Lock()
+	g := e.gen
+	require.Nil(t, g.copy, "no host copy while an instance can lend")
+	require.Len(t, g.holders, 1)
+	e.mu.Unlock()
+	require.Equal(t, len(snap), e.Info().SnapshotBytes)
+
+	first, err := e.acquire(ctx, "test")
+	require.NoError(t, err)
+	second, err := e.acquire(ctx, "test") // none idle: a new one, from first's memory
+	require.NoError(t, err)
+	require.NotSame(t, first, second)
+	require.EqualValues(t, 2, e.created.Load())
+	view, done := second.snapshotView()
+	require.Equal(t, snap, view, "the second instance holds the snapshot as opened")
+	done()
+	want, err := first.search(ctx, []byte(chineseQuery), 0)
+	require.NoError(t, err)
+	got, err := second.search(ctx, []byte(chineseQuery), 0)
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got))
+	e.release(first, true)
+	e.release(second, true)
+
+	e.mu.Lock()
+	require.Nil(t, g.copy)
+	require.Len(t, g.holders, 2)
+	e.mu.Unlock()
+}
+
+// When the last instance that holds the snapshot is discarded (a trap, an
+// ended context), the host copies the snapshot out of it first, and the
+// next call opens a new instance from that copy.
+func TestLastHolderLeavesACopy(t *testing.T) {
+	ctx := context.Background()
+	snap := snapshotDWS(t)
+	e, err := Open(ctx, bytes.Clone(snap), WithMaxInstances(1))
+	require.NoError(t, err)
+	defer e.Close(ctx)
+	want, err := e.Search(ctx, []byte(chineseQuery))
+	require.NoError(t, err)
+
+	in, err := e.acquire(ctx, "test")
+	require.NoError(t, err)
+	e.release(in, false) // unhealthy: discarded
+	e.mu.Lock()
+	g := e.gen
+	require.Empty(t, g.holders)
+	require.Equal(t, snap, g.copy, "the host copied the snapshot before discarding its last holder")
+	e.mu.Unlock()
+	require.Nil(t, in.mapped.region, "and the discarded instance's memory is unmapped")
+
+	got, err := e.Search(ctx, []byte(chineseQuery))
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got))
+	require.EqualValues(t, 2, e.created.Load())
+}
+
+// A swapped-out generation's instances are discarded without a copy: only
+// the generation that serves keeps one.
+func TestSwappedOutGenerationKeepsNoCopy(t *testing.T) {
+	ctx := context.Background()
+	e, err := Open(ctx, snapshotDWS(t))
+	require.NoError(t, err)
+	defer e.Close(ctx)
+	e.mu.Lock()
+	old := e.gen
+	e.mu.Unlock()
+	require.NoError(t, e.Swap(ctx, snapshotDWS(t)))
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	require.Empty(t, old.holders)
+	require.Nil(t, old.copy)
+	require.Len(t, e.gen.holders, 1)
+	require.Nil(t, e.gen.copy)
 }
