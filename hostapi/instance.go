@@ -195,9 +195,9 @@ type instance struct {
 
 	gen        *generation // the snapshot opened in it (nil: none)
 	handle     uint32
-	snapshotAt uint32 // where the opened snapshot lies in its memory (0: none)
-	opened *atomic.Uint64 // its runtime's moduleRuntime.opened
-	mapped *mappedRegion  // its linear memory, when a mapping (memory_linux.go)
+	snapshotAt uint32         // where the opened snapshot lies in its memory (0: none)
+	opened     *atomic.Uint64 // its runtime's moduleRuntime.opened
+	mapped     *mappedRegion  // its linear memory, when a mapping (memory_linux.go)
 }
 
 // sandboxConfig is the configuration of every module instance the host
