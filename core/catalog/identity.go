@@ -79,10 +79,10 @@ func SplitPathTokens(path string) []string {
 // canonical-sorted tool list. It is built once and never fuzzy: a name either
 // belongs to exactly one tool or to none.
 type IdentityIndex struct {
-	byCanonical map[string]int
-	byToolPath  map[string]int
-	byCLIPath   map[string]int
-	byName      map[string]int // bare tool names, only after IndexBareNames
+	// tables holds each kind of name sorted, with the tool it names
+	// (identity_table.go): canonical paths, tool paths, normalized CLI
+	// paths, and bare names (only after IndexBareNames).
+	tables [numIdentityKinds]keyTable
 	// nonASCII: some key holds a non-ASCII byte. When none does, a query
 	// with a non-ASCII rune other than a space cannot match any of them
 	// (the normalisations only drop separators and spaces), which answers
@@ -96,15 +96,23 @@ type IdentityIndex struct {
 	maxAlnum int
 }
 
+// identityMaps is what NewIdentityIndex checks names against while it adds
+// them; the index keeps them as sorted tables.
+type identityMaps struct {
+	byCanonical, byToolPath, byCLIPath map[string]int
+}
+
 // NewIdentityIndex indexes tools (canonical paths, tool paths, CLI paths,
 // primary CLI paths and aliases). It refuses any name that would resolve to
 // two tools, and a tool whose CLI path disagrees with its primary CLI path.
 //
-// Every open of a snapshot runs it over every tool, so it allocates nothing
-// per tool (one scratch list serves every tool's paths) and notes non-ASCII
-// keys as it adds them rather than walking the maps afterwards.
+// It allocates nothing per tool (one scratch list serves every tool's
+// paths) and notes non-ASCII keys as it adds them rather than walking the
+// maps afterwards. A snapshot stores what it builds (Table), so that opening
+// one does not run it again.
 func NewIdentityIndex(tools []*Tool) (*IdentityIndex, error) {
-	idx := &IdentityIndex{
+	idx := &IdentityIndex{}
+	m := identityMaps{
 		byCanonical: make(map[string]int, len(tools)),
 		byToolPath:  make(map[string]int),
 		byCLIPath:   make(map[string]int, 2*len(tools)),
@@ -120,13 +128,13 @@ func NewIdentityIndex(tools []*Tool) (*IdentityIndex, error) {
 		if cliPath != NormalizeCLIPath(id.PrimaryCLIPath) {
 			return nil, fmt.Errorf("tool %s: cli_path %q differs from primary_cli_path %q", canonical, id.CLIPath, id.PrimaryCLIPath)
 		}
-		if _, dup := idx.byCanonical[canonical]; dup {
+		if _, dup := m.byCanonical[canonical]; dup {
 			return nil, fmt.Errorf("duplicate canonical path %q", canonical)
 		}
-		if other, clash := idx.byToolPath[canonical]; clash {
+		if other, clash := m.byToolPath[canonical]; clash {
 			return nil, fmt.Errorf("canonical path %q is already the tool path of %s", canonical, tools[other].Identity.CanonicalPath)
 		}
-		idx.byCanonical[canonical] = pos
+		m.byCanonical[canonical] = pos
 		idx.noteKey(canonical)
 
 		paths = append(paths[:0], id.Path)
@@ -137,44 +145,46 @@ func NewIdentityIndex(tools []*Tool) (*IdentityIndex, error) {
 			if path == canonical {
 				continue
 			}
-			if other, clash := idx.byToolPath[path]; clash && other != pos {
+			if other, clash := m.byToolPath[path]; clash && other != pos {
 				return nil, fmt.Errorf("tool path %q names both %s and %s", path, tools[other].Identity.CanonicalPath, canonical)
 			}
-			if _, clash := idx.byCanonical[path]; clash {
+			if _, clash := m.byCanonical[path]; clash {
 				return nil, fmt.Errorf("tool path %q of %s is another tool's canonical path", path, canonical)
 			}
-			idx.byToolPath[path] = pos
+			m.byToolPath[path] = pos
 			idx.noteKey(path)
 		}
 
 		if len(id.Aliases) == 0 && id.CLIPath == id.PrimaryCLIPath && id.CLIPath != "" && strings.TrimSpace(id.CLIPath) == id.CLIPath {
 			// The common case: one CLI path, already normalized above.
-			if err := idx.addCLIPath(cliPath, pos, tools); err != nil {
+			if err := idx.addCLIPath(m.byCLIPath, cliPath, pos, tools); err != nil {
 				return nil, err
 			}
 			continue
 		}
 		paths = append(append(paths[:0], id.CLIPath, id.PrimaryCLIPath), id.Aliases...)
 		for _, path := range sortUnique(paths) {
-			if err := idx.addCLIPath(NormalizeCLIPath(path), pos, tools); err != nil {
+			if err := idx.addCLIPath(m.byCLIPath, NormalizeCLIPath(path), pos, tools); err != nil {
 				return nil, err
 			}
 		}
 	}
+	idx.tables[byCanonical] = newKeyTable(m.byCanonical)
+	idx.tables[byToolPath] = newKeyTable(m.byToolPath)
+	idx.tables[byCLIPath] = newKeyTable(m.byCLIPath)
 	return idx, nil
 }
 
 // addCLIPath maps a normalized CLI path of the tool at pos.
-func (x *IdentityIndex) addCLIPath(path string, pos int, tools []*Tool) error {
-	if other, clash := x.byCLIPath[path]; clash && other != pos {
+func (x *IdentityIndex) addCLIPath(byCLIPath map[string]int, path string, pos int, tools []*Tool) error {
+	if other, clash := byCLIPath[path]; clash && other != pos {
 		return fmt.Errorf("CLI path %q names both %s and %s", path, tools[other].Identity.CanonicalPath, tools[pos].Identity.CanonicalPath)
 	}
-	x.byCLIPath[path] = pos
+	byCLIPath[path] = pos
 	x.noteKey(path)
 	return nil
 }
 
-// noteKey records whether a key of the index holds a non-ASCII byte.
 // noteKey records what the quick refusals of ResolveQuery need of a key
 // of the index: whether it holds a non-ASCII byte, and its letters and
 // digits.
@@ -229,33 +239,34 @@ func hasNonASCIIText(s string) bool {
 // One map does it: each name's only owner, or -1 once a second tool has it;
 // a second pass over tools (never over the map) then removes what may not
 // resolve. (A separate map of owners cost another 100,000 insertions when a
-// snapshot of that many tools opened.)
+// snapshot of that many tools was opened; a snapshot now stores the result.)
 func (x *IdentityIndex) IndexBareNames(tools []*Tool) {
-	x.byName = make(map[string]int, len(tools))
+	owners := make(map[string]int, len(tools))
 	for pos, tool := range tools {
 		name := tool.Identity.Name
-		if _, seen := x.byName[name]; seen {
-			x.byName[name] = -1 // ambiguous: resolves to no tool
+		if _, seen := owners[name]; seen {
+			owners[name] = -1 // ambiguous: resolves to no tool
 			continue
 		}
-		x.byName[name] = pos
+		owners[name] = pos
 	}
 	for pos, tool := range tools {
 		name := tool.Identity.Name
-		owner, kept := x.byName[name]
+		owner, kept := owners[name]
 		switch {
 		case !kept:
 		case owner == -1 || name == "":
-			delete(x.byName, name)
+			delete(owners, name)
 		case owner != pos:
 		default:
 			if other, taken := x.resolvePath(name); taken && other != pos {
-				delete(x.byName, name)
+				delete(owners, name)
 				continue
 			}
 			x.noteKey(name)
 		}
 	}
+	x.tables[byName] = newKeyTable(owners)
 }
 
 // Resolve finds a tool by exact canonical path, then tool path, then
@@ -266,19 +277,17 @@ func (x *IdentityIndex) Resolve(path string) (int, bool) {
 	if pos, ok := x.resolvePath(path); ok {
 		return pos, true
 	}
-	pos, ok := x.byName[path]
-	return pos, ok
+	return x.tables[byName].find(path)
 }
 
 func (x *IdentityIndex) resolvePath(path string) (int, bool) {
-	if pos, ok := x.byCanonical[path]; ok {
+	if pos, ok := x.tables[byCanonical].find(path); ok {
 		return pos, true
 	}
-	if pos, ok := x.byToolPath[path]; ok {
+	if pos, ok := x.tables[byToolPath].find(path); ok {
 		return pos, true
 	}
-	pos, ok := x.byCLIPath[NormalizeCLIPath(path)]
-	return pos, ok
+	return x.tables[byCLIPath].find(NormalizeCLIPath(path))
 }
 
 // ResolveQuery is Resolve plus the lenient CLI-path form for user queries
@@ -293,8 +302,7 @@ func (x *IdentityIndex) ResolveQuery(path string) (int, bool) {
 	if pos, ok := x.Resolve(path); ok {
 		return pos, true
 	}
-	pos, ok := x.byCLIPath[NormalizeQueryCLIPath(path)]
-	return pos, ok
+	return x.tables[byCLIPath].find(NormalizeQueryCLIPath(path))
 }
 
 // SurfaceHash hashes command identity only: one row per tool of product,

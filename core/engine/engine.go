@@ -83,7 +83,7 @@ func NewWithCheckpoint(cat *catalog.Catalog, p *profile.Profile, checkpoint func
 	if checkpoint == nil {
 		checkpoint = func() {}
 	}
-	e, err := newUnindexed(cat, p)
+	e, err := newUnindexed(cat, p, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -105,9 +105,11 @@ func NewWithCheckpoint(cat *catalog.Catalog, p *profile.Profile, checkpoint func
 }
 
 // NewWithIndex builds an engine around a prebuilt index (from a snapshot),
-// without tokenizing the catalog again.
-func NewWithIndex(cat *catalog.Catalog, p *profile.Profile, ix *index.Index) (*Engine, error) {
-	e, err := newUnindexed(cat, p)
+// without tokenizing the catalog again, and around the identity table the
+// snapshot stores (IdentityTable), without building the identity index
+// again; an identity that is nil or not Stored is built from the catalog.
+func NewWithIndex(cat *catalog.Catalog, p *profile.Profile, ix *index.Index, identity *catalog.IdentityTable) (*Engine, error) {
+	e, err := newUnindexed(cat, p, identity)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +124,7 @@ func NewWithIndex(cat *catalog.Catalog, p *profile.Profile, ix *index.Index) (*E
 	return e, nil
 }
 
-func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
+func newUnindexed(cat *catalog.Catalog, p *profile.Profile, stored *catalog.IdentityTable) (*Engine, error) {
 	if err := validateProfile(p); err != nil {
 		return nil, err
 	}
@@ -178,12 +180,9 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
 		e.tools[doc] = order[doc].tool
 	}
 
-	identity, err := catalog.NewIdentityIndex(e.tools)
+	identity, err := identityIndex(e.tools, p, stored)
 	if err != nil {
 		return nil, err
-	}
-	if p.ResolveBareNames {
-		identity.IndexBareNames(e.tools)
 	}
 	e.identity = identity
 
@@ -199,6 +198,22 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
 		e.executable[doc] = e.docs[doc].executable
 	}
 	return e, nil
+}
+
+// identityIndex loads the stored identity table when there is one, else
+// builds the index from the tools (canonical order).
+func identityIndex(tools []*catalog.Tool, p *profile.Profile, stored *catalog.IdentityTable) (*catalog.IdentityIndex, error) {
+	if stored != nil && stored.Stored() {
+		return catalog.LoadIdentityIndex(stored, len(tools), p.ResolveBareNames)
+	}
+	identity, err := catalog.NewIdentityIndex(tools)
+	if err != nil {
+		return nil, err
+	}
+	if p.ResolveBareNames {
+		identity.IndexBareNames(tools)
+	}
+	return identity, nil
 }
 
 func validateProfile(p *profile.Profile) error {
@@ -385,6 +400,9 @@ func (e *Engine) ToolCount() int { return len(e.tools) }
 
 // Index exposes the prebuilt index (for snapshots). Callers must not modify it.
 func (e *Engine) Index() *index.Index { return e.index }
+
+// IdentityTable is the engine's identity index as a snapshot stores it.
+func (e *Engine) IdentityTable() catalog.IdentityTable { return e.identity.Table() }
 
 // WithExplain returns an engine sharing e's index whose responses carry a
 // score_breakdown on every candidate (for tuning, never for agents).

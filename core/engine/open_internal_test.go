@@ -17,12 +17,12 @@ func BenchmarkEngineParts(b *testing.B) {
 	}
 	b.Run("unindexed", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := newUnindexed(cat, profile.DWSV1); err != nil {
+			if _, err := newUnindexed(cat, profile.DWSV1, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
-	e, _ := newUnindexed(cat, profile.DWSV1)
+	e, _ := newUnindexed(cat, profile.DWSV1, nil)
 	b.Run("identity", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := catalog.NewIdentityIndex(e.tools); err != nil {

@@ -43,8 +43,10 @@ import (
 // so that they are read in place; a version 2 reader refuses its padding.
 // Version 4 adds the tools' keywords to the catalog and the import report
 // to the body. Version 5 adds a BM25F index's precomputed impacts (the
-// longest terms' postings merged over the fields, see core/index).
-const FormatVersion = 5
+// longest terms' postings merged over the fields, see core/index). Version 6
+// adds the identity index's sorted tables (see core/catalog), so that
+// opening builds no map of names.
+const FormatVersion = 6
 
 const (
 	magic      = "TSIFTSNP"
@@ -59,6 +61,9 @@ type Body struct {
 	// Report is what the import read and left out; nil when the snapshot
 	// was built without one (by the module, or from a catalog in memory).
 	Report *importer.Report `msg:"report"`
+	// Identity is the engine's identity index, stored so that opening
+	// builds none (catalog.IdentityTable).
+	Identity catalog.IdentityTable `msg:"identity"`
 }
 
 // Encode writes the snapshot of an engine.
@@ -67,7 +72,7 @@ func Encode(e *engine.Engine) ([]byte, error) { return EncodeWithReport(e, nil) 
 // EncodeWithReport writes the snapshot of an engine with the report of the
 // import that made its catalog (nil: none).
 func EncodeWithReport(e *engine.Engine, report *importer.Report) ([]byte, error) {
-	body := Body{Profile: e.Profile().Name, Catalog: *e.Catalog(), Index: *e.Index(), Report: report}
+	body := Body{Profile: e.Profile().Name, Catalog: *e.Catalog(), Index: *e.Index(), Report: report, Identity: e.IdentityTable()}
 	out := make([]byte, headerSize, headerSize+body.Msgsize())
 	out, err := body.MarshalMsg(out)
 	if err != nil {
@@ -204,7 +209,7 @@ func open(data []byte, owned bool) (*engine.Engine, *wire.Error) {
 	if !ok {
 		return nil, wire.Validation("unsupported_profile", fmt.Sprintf("snapshot uses profile %q, which this build does not know", body.Profile))
 	}
-	e, err := engine.NewWithIndex(&body.Catalog, p, &body.Index)
+	e, err := engine.NewWithIndex(&body.Catalog, p, &body.Index, &body.Identity)
 	if err != nil {
 		return nil, invalid("snapshot content is inconsistent: " + err.Error())
 	}

@@ -10,8 +10,8 @@ import (
 // MarshalMsg implements msgp.Marshaler
 func (z *Body) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// array header, size 4
-	o = append(o, 0x94)
+	// array header, size 5
+	o = append(o, 0x95)
 	o = msgp.AppendString(o, z.Profile)
 	o, err = z.Catalog.MarshalMsg(o)
 	if err != nil {
@@ -32,6 +32,11 @@ func (z *Body) MarshalMsg(b []byte) (o []byte, err error) {
 			return
 		}
 	}
+	o, err = z.Identity.MarshalMsg(o)
+	if err != nil {
+		err = msgp.WrapError(err, "Identity")
+		return
+	}
 	return
 }
 
@@ -43,8 +48,8 @@ func (z *Body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.WrapError(err)
 		return
 	}
-	if zb0001 != 4 {
-		err = msgp.ArrayError{Wanted: 4, Got: zb0001}
+	if zb0001 != 5 {
+		err = msgp.ArrayError{Wanted: 5, Got: zb0001}
 		return
 	}
 	z.Profile, bts, err = msgp.ReadStringBytes(bts)
@@ -78,6 +83,11 @@ func (z *Body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			return
 		}
 	}
+	bts, err = z.Identity.UnmarshalMsg(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Identity")
+		return
+	}
 	o = bts
 	return
 }
@@ -90,5 +100,6 @@ func (z *Body) Msgsize() (s int) {
 	} else {
 		s += z.Report.Msgsize()
 	}
+	s += z.Identity.Msgsize()
 	return
 }

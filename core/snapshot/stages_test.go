@@ -49,7 +49,7 @@ func BenchmarkOpenStages(b *testing.B) {
 	body, _ := snapshot.Decode(snap)
 	b.Run("engine", func(b *testing.B) { // NewWithIndex: validate, prepare, per-tool tables
 		paused(b, func() {
-			if _, err := engine.NewWithIndex(&body.Catalog, profile.DWSV1, &body.Index); err != nil {
+			if _, err := engine.NewWithIndex(&body.Catalog, profile.DWSV1, &body.Index, &body.Identity); err != nil {
 				b.Fatal(err)
 			}
 		})
