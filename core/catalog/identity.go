@@ -188,9 +188,17 @@ func (x *IdentityIndex) addCLIPath(byCLIPath map[string]int, path string, pos in
 // noteKey records what the quick refusals of ResolveQuery need of a key
 // of the index: whether it holds a non-ASCII byte, and its letters and
 // digits.
+//
+// Every open of a snapshot notes every key (hundreds of thousands at
+// 100,000 tools), so it reads a key only when it could change either: a
+// key has no more letters and digits than bytes.
 func (x *IdentityIndex) noteKey(key string) {
-	x.nonASCII = x.nonASCII || !isASCII(key)
-	x.maxAlnum = max(x.maxAlnum, countAlnum(key, len(key)))
+	if !x.nonASCII && !isASCII(key) {
+		x.nonASCII = true
+	}
+	if len(key) > x.maxAlnum {
+		x.maxAlnum = max(x.maxAlnum, countAlnum(key, len(key)))
+	}
 }
 
 // countAlnum counts the ASCII letters and digits of s, stopping early once

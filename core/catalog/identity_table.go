@@ -215,12 +215,14 @@ func (x *IdentityIndex) Table() IdentityTable {
 	return IdentityTable{tables: x.tables, stored: true}
 }
 
-// LoadIdentityIndex is the index of a stored table over tools tools (in the
-// order the table was built from). It checks every table (see
-// keyTable.validate) and refuses bare names unless bareNames is set; the
-// refusals that NewIdentityIndex makes of names were made when the table
-// was built.
-func LoadIdentityIndex(t *IdentityTable, tools int, bareNames bool) (*IdentityIndex, error) {
+// LoadIdentityIndex is the index of a stored table over tools, the list it
+// was built from (canonical order). It checks every table (see
+// keyTable.validate), that the canonical paths are exactly the tools' own
+// (so no two tools share one), and refuses bare names unless bareNames is
+// set. The other refusals NewIdentityIndex makes (a path naming two tools)
+// were made when the table was built, and a key naming one tool is all a
+// lookup relies on.
+func LoadIdentityIndex(t *IdentityTable, tools []*Tool, bareNames bool) (*IdentityIndex, error) {
 	if !t.stored {
 		return nil, fmt.Errorf("no identity table")
 	}
@@ -229,12 +231,18 @@ func LoadIdentityIndex(t *IdentityTable, tools int, bareNames bool) (*IdentityIn
 	}
 	x := &IdentityIndex{tables: t.tables}
 	for k := range x.tables {
-		if err := x.tables[k].validate(identityKindNames[k], tools, x); err != nil {
+		if err := x.tables[k].validate(identityKindNames[k], len(tools), x); err != nil {
 			return nil, err
 		}
 	}
-	if x.tables[byCanonical].len() != tools {
-		return nil, fmt.Errorf("identity table names %d canonical paths for %d tools", x.tables[byCanonical].len(), tools)
+	canonical := &x.tables[byCanonical]
+	if canonical.len() != len(tools) {
+		return nil, fmt.Errorf("identity table names %d canonical paths for %d tools", canonical.len(), len(tools))
+	}
+	for i := range canonical.len() {
+		if canonical.key(i) != tools[canonical.docs[i]].Identity.CanonicalPath {
+			return nil, fmt.Errorf("identity table: canonical path %d is not its tool's", i)
+		}
 	}
 	return x, nil
 }

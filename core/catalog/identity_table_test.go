@@ -66,7 +66,7 @@ func TestIdentityTableRoundTrips(t *testing.T) {
 		}
 		table := decodeTable(t, encodeTable(t, built))
 		require.True(t, table.Stored())
-		loaded, err := catalog.LoadIdentityIndex(&table, len(tools), bare)
+		loaded, err := catalog.LoadIdentityIndex(&table, tools, bare)
 		require.NoError(t, err)
 		for _, q := range identityQueries {
 			wantPos, wantOK := built.ResolveQuery(q)
@@ -98,7 +98,7 @@ func TestIdentityTableAbsent(t *testing.T) {
 	require.Equal(t, []byte{0xc0}, b)
 	table := decodeTable(t, b)
 	require.False(t, table.Stored())
-	_, err = catalog.LoadIdentityIndex(&table, 3, false)
+	_, err = catalog.LoadIdentityIndex(&table, identityFixture()[:3], false)
 	require.Error(t, err)
 }
 
@@ -113,7 +113,7 @@ func TestIdentityTableRefusesDamage(t *testing.T) {
 	built.IndexBareNames(tools)
 	good := encodeTable(t, built)
 	table := decodeTable(t, good)
-	_, err = catalog.LoadIdentityIndex(&table, len(tools), true)
+	_, err = catalog.LoadIdentityIndex(&table, tools, true)
 	require.NoError(t, err)
 
 	// kinds rebuilds an encoding from per-kind parts: keys, ends, positions.
@@ -139,8 +139,9 @@ func TestIdentityTableRefusesDamage(t *testing.T) {
 		return b
 	}
 	valid := []part{{"a.xb.y", []uint32{3, 6}, []uint32{0, 1}}, {}, {"a xb y", []uint32{3, 6}, []uint32{0, 1}}, {}}
+	two := []*catalog.Tool{tool("a.x", "a x"), tool("b.y", "b y")}
 	table = decodeTable(t, encode(valid))
-	_, err = catalog.LoadIdentityIndex(&table, 2, false)
+	_, err = catalog.LoadIdentityIndex(&table, two, false)
 	require.NoError(t, err, "the hand-made table is valid")
 
 	with := func(kind int, p part) []part {
@@ -166,7 +167,7 @@ func TestIdentityTableRefusesDamage(t *testing.T) {
 		"bare names the profile has not": {with(3, part{"x", []uint32{1}, []uint32{0}}), 2, false},
 	} {
 		table := decodeTable(t, encode(tc.parts))
-		_, err := catalog.LoadIdentityIndex(&table, tc.tools, tc.bareNames)
+		_, err := catalog.LoadIdentityIndex(&table, two[:tc.tools], tc.bareNames)
 		require.Error(t, err, name)
 	}
 

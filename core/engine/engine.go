@@ -152,7 +152,6 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile, stored *catalog.Iden
 		tool    *catalog.Tool
 		product int
 	}
-	order := make([]placed, 0, tools)
 	for i, product := range e.products {
 		if _, dup := e.productByID[product.ID]; dup {
 			return nil, fmt.Errorf("duplicate product %q", product.ID)
@@ -169,12 +168,34 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile, stored *catalog.Iden
 			if tool.Identity.ProductID != product.ID {
 				return nil, fmt.Errorf("tool %s is listed under product %q", tool.Identity.CanonicalPath, product.ID)
 			}
-			order = append(order, placed{tool, i})
 		}
 	}
-	slices.SortFunc(order, func(a, b placed) int {
-		return strings.Compare(a.tool.Identity.CanonicalPath, b.tool.Identity.CanonicalPath)
+	// Each product lists its tools by canonical path, and a canonical path
+	// starts with its product's ID, so the products taken in the order of
+	// their first tools usually give every tool in order: that is checked
+	// (one comparison a tool), and only otherwise are they all sorted (at
+	// 100,000 tools the sort was 3.5% of opening a snapshot in the module).
+	byFirstTool := make([]int, 0, len(e.products))
+	for i, product := range e.products {
+		if len(product.Tools) > 0 {
+			byFirstTool = append(byFirstTool, i)
+		}
+	}
+	slices.SortFunc(byFirstTool, func(a, b int) int {
+		return strings.Compare(e.products[a].Tools[0].Identity.CanonicalPath, e.products[b].Tools[0].Identity.CanonicalPath)
 	})
+	order := make([]placed, 0, tools)
+	for _, i := range byFirstTool {
+		for t := range e.products[i].Tools {
+			order = append(order, placed{&e.products[i].Tools[t], i})
+		}
+	}
+	byPath := func(a, b placed) int {
+		return strings.Compare(a.tool.Identity.CanonicalPath, b.tool.Identity.CanonicalPath)
+	}
+	if !slices.IsSortedFunc(order, byPath) {
+		slices.SortFunc(order, byPath)
+	}
 	e.tools = make([]*catalog.Tool, len(order))
 	for doc := range order {
 		e.tools[doc] = order[doc].tool
@@ -204,7 +225,7 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile, stored *catalog.Iden
 // builds the index from the tools (canonical order).
 func identityIndex(tools []*catalog.Tool, p *profile.Profile, stored *catalog.IdentityTable) (*catalog.IdentityIndex, error) {
 	if stored != nil && stored.Stored() {
-		return catalog.LoadIdentityIndex(stored, len(tools), p.ResolveBareNames)
+		return catalog.LoadIdentityIndex(stored, tools, p.ResolveBareNames)
 	}
 	identity, err := catalog.NewIdentityIndex(tools)
 	if err != nil {
