@@ -42,8 +42,10 @@ type built struct {
 	// executable marks the tools an agent may run: the eligibility of a
 	// search without filters.
 	executable []bool
-	identity   *catalog.IdentityIndex
-	index      *index.Index
+	// demotes: some tool has an avoid_when phrase that can demote it.
+	demotes  bool
+	identity *catalog.IdentityIndex
+	index    *index.Index
 
 	productByID  map[string]int // lookup only, never iterated
 	productCores []string       // per product: display-name key, "" if none
@@ -217,6 +219,7 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile, stored *catalog.Iden
 			avoidWhen:  demotingPhrases(tool.Selection.AvoidWhen, p.AvoidWhenBoilerplate),
 		}
 		e.executable[doc] = e.docs[doc].executable
+		e.demotes = e.demotes || len(e.docs[doc].avoidWhen) > 0
 	}
 	return e, nil
 }

@@ -114,8 +114,13 @@ func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wir
 	work := e.getScratch()
 	defer e.scratch.Put(work)
 	scratch := &work.index
-	// avoid_when phrases are matched against the query lower-cased.
-	lowered := lower(strings.TrimSpace(q.text))
+	// avoid_when phrases are matched against the query lower-cased; a
+	// catalog without any (most generic ones) needs no lower-casing ("" is
+	// a query that quotes no phrase).
+	lowered := ""
+	if e.demotes {
+		lowered = lower(strings.TrimSpace(q.text))
+	}
 	hits, scored := e.retrieve(lowered, folded, eligible, q.candidateLimit, work)
 
 	// 4. Named-product lift: a query that names a product by its display name

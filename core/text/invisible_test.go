@@ -1,6 +1,8 @@
 package text
 
 import (
+	"math/rand/v2"
+	"strings"
 	"testing"
 	"unicode"
 )
@@ -80,6 +82,35 @@ func TestCheckUnsafeStrictIsASuperset(t *testing.T) {
 		}
 		if strict != want {
 			t.Fatalf("U+%04X: CheckUnsafeStrict %v, want %v", r, strict, want)
+		}
+	}
+}
+
+// CheckUnsafeStrict reads ASCII a byte at a time and the rest rune by rune:
+// on any bytes at all (ASCII, controls, invalid UTF-8, invisible runes, in
+// any order) it answers as the rune-by-rune definition does.
+func TestCheckUnsafeStrictMatchesRuneByRune(t *testing.T) {
+	byRune := func(s string) Unsafe {
+		for _, r := range s {
+			if isControl(r) || (r >= 0x80 && r <= 0x9F) {
+				return ControlChar
+			}
+			if isDangerous(r) || IsInvisible(r) {
+				return DangerousUnicode
+			}
+		}
+		return Safe
+	}
+	pieces := []string{"a", "Z", " ", "\t", "\n", "\r", "\x00", "\x7f", "\x1b", "é", "\u0085", "\u200b", "\u202e", "\ufeff", "中", "\xff", "\xe4\xb8", "\u00ad"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(8) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		if got, want := CheckUnsafeStrict(s), byRune(s); got != want {
+			t.Fatalf("%q: %v, want %v", s, got, want)
 		}
 	}
 }
