@@ -70,7 +70,7 @@ type Engine struct {
 // The host keeps no copy of the snapshot where it can avoid one: every
 // instance holds the snapshot in its linear memory as it was opened (the
 // module decodes it in place and never writes to it), and a new instance
-// copies it from a live one (Engine.lend). At 100,000 tools that is 222 MiB
+// copies it from a live one (Engine.lend). At 100,000 tools that is 230 MiB
 // the host no longer holds. Where an instance's memory is not one mapping
 // (memory_linux.go: not Linux) it cannot lend, and the host keeps its copy
 // as before; it also makes one from the last instance it discards while the

@@ -96,12 +96,6 @@ type IdentityIndex struct {
 	maxAlnum int
 }
 
-// identityMaps is what NewIdentityIndex checks names against while it adds
-// them; the index keeps them as sorted tables.
-type identityMaps struct {
-	byCanonical, byToolPath, byCLIPath map[string]int
-}
-
 // NewIdentityIndex indexes tools (canonical paths, tool paths, CLI paths,
 // primary CLI paths and aliases). It refuses any name that would resolve to
 // two tools, and a tool whose CLI path disagrees with its primary CLI path.
@@ -111,12 +105,10 @@ type identityMaps struct {
 // maps afterwards. A snapshot stores what it builds (Table), so that opening
 // one does not run it again.
 func NewIdentityIndex(tools []*Tool) (*IdentityIndex, error) {
+	// The names are checked against maps while they are added; the index
+	// keeps them as sorted tables.
 	idx := &IdentityIndex{}
-	m := identityMaps{
-		byCanonical: make(map[string]int, len(tools)),
-		byToolPath:  make(map[string]int),
-		byCLIPath:   make(map[string]int, 2*len(tools)),
-	}
+	canonicals, toolPaths, cliPaths := make(map[string]int, len(tools)), make(map[string]int), make(map[string]int, 2*len(tools))
 	var paths []string // scratch: one tool's tool paths, then its CLI paths
 	for pos, tool := range tools {
 		id := &tool.Identity
@@ -128,13 +120,13 @@ func NewIdentityIndex(tools []*Tool) (*IdentityIndex, error) {
 		if cliPath != NormalizeCLIPath(id.PrimaryCLIPath) {
 			return nil, fmt.Errorf("tool %s: cli_path %q differs from primary_cli_path %q", canonical, id.CLIPath, id.PrimaryCLIPath)
 		}
-		if _, dup := m.byCanonical[canonical]; dup {
+		if _, dup := canonicals[canonical]; dup {
 			return nil, fmt.Errorf("duplicate canonical path %q", canonical)
 		}
-		if other, clash := m.byToolPath[canonical]; clash {
+		if other, clash := toolPaths[canonical]; clash {
 			return nil, fmt.Errorf("canonical path %q is already the tool path of %s", canonical, tools[other].Identity.CanonicalPath)
 		}
-		m.byCanonical[canonical] = pos
+		canonicals[canonical] = pos
 		idx.noteKey(canonical)
 
 		paths = append(paths[:0], id.Path)
@@ -145,33 +137,33 @@ func NewIdentityIndex(tools []*Tool) (*IdentityIndex, error) {
 			if path == canonical {
 				continue
 			}
-			if other, clash := m.byToolPath[path]; clash && other != pos {
+			if other, clash := toolPaths[path]; clash && other != pos {
 				return nil, fmt.Errorf("tool path %q names both %s and %s", path, tools[other].Identity.CanonicalPath, canonical)
 			}
-			if _, clash := m.byCanonical[path]; clash {
+			if _, clash := canonicals[path]; clash {
 				return nil, fmt.Errorf("tool path %q of %s is another tool's canonical path", path, canonical)
 			}
-			m.byToolPath[path] = pos
+			toolPaths[path] = pos
 			idx.noteKey(path)
 		}
 
 		if len(id.Aliases) == 0 && id.CLIPath == id.PrimaryCLIPath && id.CLIPath != "" && strings.TrimSpace(id.CLIPath) == id.CLIPath {
 			// The common case: one CLI path, already normalized above.
-			if err := idx.addCLIPath(m.byCLIPath, cliPath, pos, tools); err != nil {
+			if err := idx.addCLIPath(cliPaths, cliPath, pos, tools); err != nil {
 				return nil, err
 			}
 			continue
 		}
 		paths = append(append(paths[:0], id.CLIPath, id.PrimaryCLIPath), id.Aliases...)
 		for _, path := range sortUnique(paths) {
-			if err := idx.addCLIPath(m.byCLIPath, NormalizeCLIPath(path), pos, tools); err != nil {
+			if err := idx.addCLIPath(cliPaths, NormalizeCLIPath(path), pos, tools); err != nil {
 				return nil, err
 			}
 		}
 	}
-	idx.tables[byCanonical] = newKeyTable(m.byCanonical)
-	idx.tables[byToolPath] = newKeyTable(m.byToolPath)
-	idx.tables[byCLIPath] = newKeyTable(m.byCLIPath)
+	idx.tables[byCanonical] = newKeyTable(canonicals)
+	idx.tables[byToolPath] = newKeyTable(toolPaths)
+	idx.tables[byCLIPath] = newKeyTable(cliPaths)
 	return idx, nil
 }
 

@@ -14,7 +14,7 @@ import (
 // An IdentityIndex answers from sorted key tables, one per kind of name, and
 // a snapshot stores those tables as they are: opening one then builds no
 // map. At 100,000 tools the maps were most of what an engine did when it
-// opened (natively 100–125 ms of 140–175 ms, the bare names alone 60 ms;
+// opened (natively 98–126 ms of 142–177 ms, the bare names alone 59–69 ms;
 // in a Node CPU profile of the module a quarter of the open), for lookups
 // that a search makes at most a handful of times.
 

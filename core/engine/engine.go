@@ -176,7 +176,8 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile, stored *catalog.Iden
 	// starts with its product's ID, so the products taken in the order of
 	// their first tools usually give every tool in order: that is checked
 	// (one comparison a tool), and only otherwise are they all sorted (at
-	// 100,000 tools the sort was 3.5% of opening a snapshot in the module).
+	// 100,000 tools the sort's string comparisons were about 2% of opening a
+	// snapshot in the module, in a Node CPU profile).
 	byFirstTool := make([]int, 0, len(e.products))
 	for i, product := range e.products {
 		if len(product.Tools) > 0 {
