@@ -54,7 +54,8 @@ type built struct {
 	// with each byte.
 	coresByFirstByte [256][]int32
 
-	scratch sync.Pool // *scratch
+	scratch     sync.Pool // *scratch
+	heldScratch atomic.Pointer[scratch]
 
 	// references holds, per tool, the part of its reference that depends
 	// on the tool alone, with that part already encoded (its Head): built
@@ -62,6 +63,9 @@ type built struct {
 	// to at most one entry per tool, each about the size of the tool's
 	// title and summary twice over (a few hundred bytes).
 	references []atomic.Pointer[wire.ToolReference]
+	// rankSources is every lexical candidate's rank sources in encoded
+	// answers, shared (a response a caller receives has its own).
+	rankSources []string
 }
 
 // document is what the pipeline needs per tool besides the catalog entry.
@@ -212,6 +216,7 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile, stored *catalog.Iden
 
 	e.docs = make([]document, len(e.tools))
 	e.references = make([]atomic.Pointer[wire.ToolReference], len(e.tools))
+	e.rankSources = []string{p.Algorithm}
 	e.executable = make([]bool, len(e.tools))
 	for doc, tool := range e.tools {
 		e.docs[doc] = document{

@@ -81,7 +81,20 @@ func (e *Engine) resolveIdentity(queryText, folded string) (int, bool) {
 // lexical retrieval with avoid_when demotion → named-product lift → cut →
 // finalize under the byte budget.
 func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wire.Error) {
-	response := e.newResponse(q.text, e.profile.Algorithm)
+	work := e.getScratch()
+	defer e.putScratch(work)
+	// Encoded only, the response is built in the scratch's memory, which
+	// serves query after query: the module then allocates almost nothing
+	// per search, so no collection starts (see putScratch).
+	var response *wire.SearchResponse
+	if q.encodeOnly {
+		response = &work.response
+		e.resetResponse(response, q.text, e.profile.Algorithm)
+		response.Candidates = work.references[:0]
+		defer func() { work.references = response.Candidates[:0] }()
+	} else {
+		response = e.newResponse(q.text, e.profile.Algorithm)
+	}
 	// The query in NFKC form, computed once: the exact guard and the
 	// tokenizer both need it (the tokenizer normalises again, which for an
 	// NFKC text is only a check).
@@ -111,8 +124,6 @@ func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wir
 
 	// 3. Lexical retrieval over the eligible documents, then avoid_when
 	// demotion of the retrieved candidates.
-	work := e.getScratch()
-	defer e.scratch.Put(work)
 	scratch := &work.index
 	// avoid_when phrases are matched against the query lower-cased; a
 	// catalog without any (most generic ones) needs no lower-casing ("" is
@@ -133,17 +144,17 @@ func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wir
 	if len(hits) > q.limit {
 		hits = hits[:q.limit]
 	}
-	if q.encodeOnly {
-		response.Candidates = work.references[:0]
-		defer func() { work.references = response.Candidates[:0] }()
-	} else {
-		response.Candidates = make([]wire.ToolReference, 0, len(hits))
-	}
-	sources := []string{e.profile.Algorithm} // shared by this response's candidates
 	// One backing array for every candidate's matched fields, each candidate
 	// its own capped part of it (so appending to one never writes into the
-	// next).
-	names := make([]string, 0, int(profile.NumFields)*len(hits))
+	// next), and one for their rank sources.
+	var names, sources []string
+	if q.encodeOnly {
+		names, sources = work.matched[:0], e.rankSources
+		defer func() { work.matched = names[:0] }()
+	} else {
+		response.Candidates = make([]wire.ToolReference, 0, len(hits))
+		names, sources = make([]string, 0, int(profile.NumFields)*len(hits)), []string{e.profile.Algorithm}
+	}
 	for i, hit := range hits {
 		start := len(names)
 		names = appendMatchedFields(names, &hit.fields)
@@ -497,7 +508,14 @@ func contains(sorted []string, value string) bool {
 }
 
 func (e *Engine) newResponse(queryText, strategy string) *wire.SearchResponse {
-	return &wire.SearchResponse{
+	r := new(wire.SearchResponse)
+	e.resetResponse(r, queryText, strategy)
+	return r
+}
+
+// resetResponse makes r a response to queryText with no candidates yet.
+func (e *Engine) resetResponse(r *wire.SearchResponse, queryText, strategy string) {
+	*r = wire.SearchResponse{
 		Version:    wire.SearchVersion,
 		Catalog:    e.version,
 		Query:      queryText,
@@ -567,9 +585,13 @@ func (e *Engine) hasStrongMatch(candidates []wire.ToolReference) bool {
 // scratch is one query's reusable working memory.
 type scratch struct {
 	index      index.Scratch
-	candidates []candidate          // demote's, for this query
-	references []wire.ToolReference // the response's candidates, when encodeOnly
-	tokenizer  text.Tokenizer       // the engine's, remembering words (queryWords)
+	candidates []candidate // demote's, for this query
+	// When encodeOnly: the response, its candidates and their matched
+	// fields.
+	response   wire.SearchResponse
+	references []wire.ToolReference
+	matched    []string
+	tokenizer  text.Tokenizer // the engine's, remembering words (queryWords)
 	tokens     []string
 	expansions []string
 }
@@ -581,9 +603,27 @@ type scratch struct {
 // in Node from 300, 306 to 232, 230 µs (p50, alternated).
 const queryWords = 1 << 14
 
+// getScratch takes the held scratch, or one from the pool, or a new one.
 func (e *Engine) getScratch() *scratch {
+	if s := e.heldScratch.Swap(nil); s != nil {
+		return s
+	}
 	if s, ok := e.scratch.Get().(*scratch); ok {
 		return s
 	}
 	return &scratch{tokenizer: text.MemoizedUpTo(e.tokenizer, queryWords)}
+}
+
+// putScratch gives a scratch back: held when none is, else to the pool.
+//
+// Why one is held outside the pool: a sync.Pool drops what it holds at
+// every collection, and with it the remembered query words and the
+// per-document arrays (several MiB at 100,000 tools), which the next query
+// then allocated again: a collection brought the next, and while one marks,
+// every pointer written pays a write barrier. In the module, which searches
+// on one thread, the held scratch is the only one.
+func (e *Engine) putScratch(s *scratch) {
+	if !e.heldScratch.CompareAndSwap(nil, s) {
+		e.scratch.Put(s)
+	}
 }

@@ -29,6 +29,7 @@ import (
 // prepareBM25F derives, per field and document, w_f / (1 − b_f + b_f·len/avglen).
 func (ix *Index) prepareBM25F(p *profile.Profile) {
 	n := float64(ix.Docs)
+	ix.bm25fCoef = make([][profile.NumFields]float64, ix.Docs)
 	for f := range ix.Fields {
 		field := &ix.Fields[f]
 		w, b := p.Weights[f], p.FieldB[f]
@@ -40,12 +41,10 @@ func (ix *Index) prepareBM25F(p *profile.Profile) {
 		if ix.Docs > 0 && total > 0 {
 			avgLen = float64(total) / n
 		}
-		coef := make([]float64, ix.Docs)
 		for doc, l := range field.DocLen {
 			length := float64(max(l, 1))
-			coef[doc] = w / float64(1-b+float64(b*length)/avgLen)
+			ix.bm25fCoef[doc][f] = w / float64(1-b+float64(b*length)/avgLen)
 		}
-		field.bm25fCoef = coef
 	}
 	ix.bm25fK1 = p.K1
 	ix.bm25fQueryTF = p.QueryTermWeight
@@ -69,21 +68,26 @@ func (ix *Index) scoreBM25F(terms []queryTerm, expansionWeight float64, s *Scrat
 // every document it is in, lists those documents in s.termDocs and returns
 // how many there are (its document frequency).
 func (ix *Index) termParts(qt *queryTerm, s *Scratch) int {
-	if len(s.part) != ix.Docs {
-		s.part = make([][profile.NumFields]float64, ix.Docs)
-		s.termMark = make([]uint8, ix.Docs)
-		s.termDocs = make([]uint32, ix.Docs+1) // a spare slot: the loop stores before it knows
-	}
+	s.sizeTermScratch(ix.Docs)
 	count := 0
 	for f := profile.Field(0); f < profile.NumFields; f++ {
 		t, field := qt.refs[f], &ix.Fields[f]
-		if t < 0 || field.bm25fCoef == nil {
+		if t < 0 {
 			continue
 		}
 		lo, hi := field.PostingStart[t], field.PostingStart[t+1]
-		count = s.addTermField(f, field.PostingDoc[lo:hi], field.PostingTF[lo:hi], field.bm25fCoef, count)
+		count = s.addTermField(f, field.PostingDoc[lo:hi], field.PostingTF[lo:hi], ix.bm25fCoef, count)
 	}
 	return count
+}
+
+// sizeTermScratch sizes the per-term working memory for docs documents.
+func (s *Scratch) sizeTermScratch(docs int) {
+	if len(s.part) != docs {
+		s.part = make([][profile.NumFields]float64, docs)
+		s.termMark = make([]uint8, docs)
+		s.termDocs = make([]uint32, docs+1) // a spare slot: addTermField stores before it knows
+	}
 }
 
 // bm25fTermWeight is a query term's weight, qw(t)·idf(t), for a term in df
@@ -114,7 +118,7 @@ func (ix *Index) bm25fTermWeight(qt *queryTerm, df int, expansionWeight float64)
 // dispatch in WebAssembly): every posting's document is stored, and the
 // count moves only for a new one. Every posting names a document below
 // len(termMark), and termDocs has one spare slot.
-func (s *Scratch) addTermField(f profile.Field, docs, tfs []uint32, coef []float64, count int) int {
+func (s *Scratch) addTermField(f profile.Field, docs, tfs []uint32, coef [][profile.NumFields]float64, count int) int {
 	tfs = tfs[:len(docs)]
 	part, mark, listed := s.part, s.termMark, s.termDocs
 	for i, doc := range docs {
@@ -122,7 +126,7 @@ func (s *Scratch) addTermField(f profile.Field, docs, tfs []uint32, coef []float
 		seen := &mark[doc]
 		count += int(1 - *seen)
 		*seen = 1
-		part[doc][f] += float64(float64(tfs[i]) * coef[doc])
+		part[doc][f] += float64(float64(tfs[i]) * coef[doc][f])
 	}
 	return count
 }

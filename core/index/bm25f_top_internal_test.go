@@ -20,6 +20,7 @@ import (
 func TestTopBM25FIsTopOfScoreExpanded(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 19))
 	paths := map[topPath]int{}
+	var ways [4]int // queries whose rescoring went each way
 	overflowed := 0 // merged entries with a frequency over tfMax, kept and rescored
 	for c := range 80 {
 		docs := 1 + rng.IntN(400)
@@ -82,6 +83,9 @@ func TestTopBM25FIsTopOfScoreExpanded(t *testing.T) {
 			}
 			got := ix.TopBM25F(query, expansions, 0.3, eligible, k, profile.GenericV2.ScoreQuantum, &s)
 			paths[s.path]++
+			for w := range ways {
+				ways[w] += int(s.rescoreWays >> w & 1)
+			}
 			require.Equal(t, want, got, "catalog %d, query %d (k %d)", c, q, k)
 			for i, hit := range got {
 				require.Equal(t, wantFields[i], s.FieldScores(hit.Doc), "catalog %d, query %d, doc %d", c, q, hit.Doc)
@@ -97,5 +101,9 @@ func TestTopBM25FIsTopOfScoreExpanded(t *testing.T) {
 	// Every way through TopBM25F, often enough to matter.
 	for path, least := range map[topPath]int{pathSparse: 200, pathDense: 500, pathDenseRetried: 20} {
 		require.GreaterOrEqual(t, paths[path], least, "path %d, of %v", path, paths)
+	}
+	// And every way of rescoring a term.
+	for way, n := range ways {
+		require.GreaterOrEqual(t, n, 50, "rescore way %d, of %v", way, ways)
 	}
 }

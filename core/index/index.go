@@ -43,6 +43,10 @@ type Index struct {
 	bm25fK1         float64
 	bm25fQueryTF    string
 	bm25fPairWeight float64 // 0: pairs weigh as words
+	// bm25fCoef[doc][f] is w_f / (1 − b_f + b_f·dl/avgdl): a document's
+	// fields side by side, since rescoring reads them together (nil until
+	// a BM25F profile is prepared).
+	bm25fCoef [][profile.NumFields]float64
 	// impacts: the longest terms' postings merged over the fields, for
 	// TopBM25F (see impacts.go).
 	impacts impacts
@@ -67,8 +71,6 @@ type Field struct {
 	tfidfIDF    []float64
 	tfidfWeight []float64
 	tfidfNorm   []float64
-	// BM25F: per document, w_f / (1 − b_f + b_f·dl/avgdl).
-	bm25fCoef []float64
 }
 
 // Build indexes tokens[doc][field] (a convenience over Builder).

@@ -67,7 +67,12 @@ type Scratch struct {
 	best        []float64 // denseApprox's heap of the k best a(d)
 	termWeights []float64
 	termMerged  []mergedTerm
-	path        topPath // the way the last TopBM25F went
+	// hitMark[doc] is 1 while rescore computes doc's exact score (3 while
+	// a term's field postings have listed it), 0 otherwise.
+	hitMark     []uint8
+	ranked      []Ranked // what the last TopBM25F returned
+	path        topPath  // the way the last TopBM25F went
+	rescoreWays uint8    // the ways its rescore found hits, a bit each (for tests)
 }
 
 // The loops over a document's fields are unrolled (a loop costs a dispatch
@@ -459,15 +464,21 @@ func Top(hits []Hit, k int, quantum float64) []Ranked {
 	if k < 0 || k > len(hits) {
 		k = len(hits)
 	}
+	return topInto(make([]Ranked, 0, k), nil, hits, k, quantum)
+}
+
+// topInto is Top (0 ≤ k ≤ len(hits)) in the memory of buf and, for the
+// heap, of heap, either of which may be nil.
+func topInto(buf []Ranked, heap []float64, hits []Hit, k int, quantum float64) []Ranked {
 	if k == 0 {
-		return []Ranked{}
+		return buf[:0]
 	}
 	cutoff := math.Inf(-1)
 	if k < len(hits) {
-		t := kthBest(hits, k)
+		t := kthBest(hits, k, heap)
 		cutoff = t - 2/quantum - 1e-12*math.Abs(t)
 	}
-	ranked := make([]Ranked, 0, k)
+	ranked := buf[:0]
 	for _, hit := range hits {
 		if hit.Score >= cutoff {
 			ranked = append(ranked, Rank(hit, quantum))
@@ -491,10 +502,14 @@ func sortRanked(r []Ranked) {
 	}
 }
 
-// kthBest returns the k-th highest score of hits (0 < k < len(hits)): a
+// kthBest returns the k-th highest score of hits (0 < k < len(hits)),
+// using heap's memory when it is large enough: a
 // min-heap of the k best scores seen, whose root is the one to beat.
-func kthBest(hits []Hit, k int) float64 {
-	heap := make([]float64, k)
+func kthBest(hits []Hit, k int, heap []float64) float64 {
+	if cap(heap) < k {
+		heap = make([]float64, k)
+	}
+	heap = heap[:k]
 	for i := range heap {
 		heap[i] = hits[i].Score
 	}

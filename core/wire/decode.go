@@ -227,6 +227,23 @@ func (d *decoder) stringValue(dst *string) {
 	}
 }
 
+// versionValue is stringValue for a version field: the expected version,
+// the one almost every request names, is kept without a copy of the
+// request's bytes.
+func (d *decoder) versionValue(dst *string, expected string) {
+	if d.peek() == '"' {
+		if s, ok := d.readStringBytes(); ok {
+			if string(s) == expected {
+				*dst = expected
+			} else {
+				*dst = string(s)
+			}
+		}
+		return
+	}
+	d.stringValue(dst)
+}
+
 // intValue reads an integer into dst. null leaves dst unchanged, as
 // encoding/json does for an int.
 func (d *decoder) intValue(dst *int) {

@@ -33,7 +33,7 @@ func decodeInspectRequest(data []byte) (InspectRequest, *Error) {
 	for d.nextField() {
 		switch {
 		case d.fieldIs("version"):
-			d.stringValue(&r.Version)
+			d.versionValue(&r.Version, InspectVersion)
 		case d.fieldIs("canonical_path"):
 			d.stringValue(&r.CanonicalPath)
 		case d.fieldIs("expected_source_hash"):

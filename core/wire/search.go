@@ -53,7 +53,7 @@ func decodeSearchRequest(data []byte) (SearchRequest, *Error) {
 	for d.nextField() {
 		switch {
 		case d.fieldIs("version"):
-			d.stringValue(&r.Version)
+			d.versionValue(&r.Version, SearchVersion)
 		case d.fieldIs("query"):
 			d.stringValue(&r.Query)
 		case d.fieldIs("subqueries"):
