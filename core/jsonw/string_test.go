@@ -134,6 +134,25 @@ func TestWordSafe(t *testing.T) {
 	}
 }
 
+// TestSkipPlainASCII: from every start, SkipPlainASCII stops at the first
+// byte the byte-at-a-time definition stops at, for each byte value at each
+// position of the words it reads.
+func TestSkipPlainASCII(t *testing.T) {
+	plain := func(b byte) bool { return b < utf8.RuneSelf && asciiSafe[0][b] }
+	for b := 0; b < 256; b++ {
+		for pos := 0; pos < 20; pos++ {
+			s := strings.Repeat("y", pos) + string([]byte{byte(b)}) + strings.Repeat("z", pos%11)
+			for start := 0; start <= len(s); start++ {
+				want := start
+				for want < len(s) && plain(s[want]) {
+					want++
+				}
+				require.Equal(t, want, SkipPlainASCII(s, start), "byte %#02x at %d, from %d", b, pos, start)
+			}
+		}
+	}
+}
+
 // TestPlainThreeByte checks the three-byte shortcut against the UTF-8
 // decoder for every lead byte from 0xe0 to 0xef and all continuations.
 func TestPlainThreeByte(t *testing.T) {

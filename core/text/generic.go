@@ -92,33 +92,21 @@ func (genericV2) Name() string { return "generic-v2" }
 
 func (t genericV2) AppendTokens(dst []string, text string) []string {
 	s := NFKC(text)
+	out := genericOutput{t: t, dst: dst}
 	open := runeSep
 	start := 0
 	prev := caseNone // case of rune i-1 within the open word run
-	last := ""       // the word emitted last, while no Han run followed it
-
-	flush := func(end int) {
-		switch open {
-		case runeWord:
-			n := len(dst)
-			dst = t.appendWord(dst, s[start:end])
-			if len(dst) > n {
-				word := dst[n]
-				if last != "" {
-					dst = append(dst, t.pair(last, word))
-				}
-				last = word
-			}
-		case runeHan:
-			dst = appendHan(dst, s[start:end])
-			last = ""
+	for i := 0; i < len(s); {
+		// ASCII from a table, other runes decoded and classified.
+		r, size := rune(s[i]), 1
+		var class, c int
+		if r < utf8.RuneSelf {
+			class, c = int(asciiGeneric[r]>>2), int(asciiGeneric[r]&3)
+		} else {
+			r, size = utf8.DecodeRuneInString(s[i:])
+			class, c = genericClassify(r)
 		}
-		open = runeSep
-	}
-
-	for i, r := range s {
-		class, c := genericClassify(r)
-		if (r == '\'' || r == '’') && open == runeWord && i+utf8.RuneLen(r) < len(s) && isASCIILower(s[i+utf8.RuneLen(r)]) {
+		if (r == '\'' || r == '’') && open == runeWord && i+size < len(s) && isASCIILower(s[i+size]) {
 			// An apostrophe between letters stays in the word ("today's",
 			// "don't"): the stemmer knows English possessives, and split
 			// they would leave a lone "s" or "t" behind.
@@ -127,29 +115,67 @@ func (t genericV2) AppendTokens(dst []string, text string) []string {
 		if class == runeWord && open == runeWord {
 			switch {
 			case c == caseUpper && (prev == caseLower || prev == caseDigit):
-				flush(i) // camelCase, v2Beta
-				open, start = runeWord, i
+				out.flush(open, s[start:i]) // camelCase, v2Beta
+				start = i
 			case c == caseLower && prev == caseUpper && i > start+1 && upperBefore(s, start, i) && lowerFollows(s, i):
 				// "HTTPServer": the capital before this lower-case
 				// letter starts the next word. Not where the lower-case
 				// letter stands alone: "PDFs" and "IDs" are plurals,
 				// "IPv6" one word.
 				_, n := utf8.DecodeLastRuneInString(s[:i])
-				flush(i - n)
-				open, start = runeWord, i-n
+				out.flush(open, s[start:i-n])
+				start = i - n
 			}
 		}
 		if class != open {
-			flush(i)
-			if class != runeSep {
-				open, start = class, i
-			}
+			out.flush(open, s[start:i])
+			open, start = class, i
 		}
 		prev = c
+		i += size
 	}
-	flush(len(s))
-	return dst
+	out.flush(open, s[start:])
+	return out.dst
 }
+
+// genericOutput collects AppendTokens' tokens. Its state is kept out of the
+// scanning loop's locals: a closure over them (the way before) kept every
+// one in memory, which in WebAssembly made each rune's step a few loads and
+// stores more.
+type genericOutput struct {
+	t    genericV2
+	dst  []string
+	last string // the word emitted last, while no Han run followed it
+}
+
+// flush emits the run text of the given class: a word's token and its pair
+// with the word before, or a Han run's tokens.
+func (o *genericOutput) flush(class int, text string) {
+	switch class {
+	case runeWord:
+		n := len(o.dst)
+		o.dst = o.t.appendWord(o.dst, text)
+		if len(o.dst) > n {
+			word := o.dst[n]
+			if o.last != "" {
+				o.dst = append(o.dst, o.t.pair(o.last, word))
+			}
+			o.last = word
+		}
+	case runeHan:
+		o.dst = appendHan(o.dst, text)
+		o.last = ""
+	}
+}
+
+// asciiGeneric[b] is genericClassify(b) for an ASCII byte, class<<2 | case.
+var asciiGeneric = func() (t [utf8.RuneSelf]uint8) {
+	for b := range t {
+		class, c := genericClassify(rune(b))
+		t[b] = uint8(class<<2 | c)
+	}
+	return t
+}()
 
 func isASCIILower(c byte) bool { return 'a' <= c && c <= 'z' }
 

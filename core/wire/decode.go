@@ -5,6 +5,9 @@ import (
 	"math"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
+
+	"github.com/toolsift/toolsift/core/jsonw"
 )
 
 // decoder is the strict request decoder. It reproduces, without reflection,
@@ -412,6 +415,12 @@ func (d *decoder) readStringBytes() ([]byte, bool) {
 	start := d.off + 1
 	i := start
 	for i < len(d.data) {
+		// Plain ASCII eight bytes at a time: a query is mostly that (on
+		// wazero, decoding a StableToolBench query's text took 25,400
+		// instructions a byte at a time, 8,000 so; callgrind).
+		if i = jsonw.SkipPlainASCII(unsafe.String(unsafe.SliceData(d.data), len(d.data)), i); i == len(d.data) {
+			break
+		}
 		c := d.data[i]
 		if c == '"' {
 			d.off = i + 1
