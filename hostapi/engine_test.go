@@ -592,11 +592,16 @@ func TestShortDeadlinesStillFillThePool(t *testing.T) {
 	require.NoError(t, e.gen.idle[0].mod.Close(context.Background()))
 	e.mu.Unlock()
 
-	for range 5 {
+	// The first caller starts the open and gives up at its deadline (an
+	// open takes longer than 1 ms); later ones find the instance in the pool,
+	// and a search may finish within 1 ms or not.
+	for i := range 5 {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
 		_, err := e.Search(ctx, []byte(chineseQuery))
 		cancel()
-		require.ErrorIs(t, err, context.DeadlineExceeded)
+		if i == 0 || err != nil {
+			require.ErrorIs(t, err, context.DeadlineExceeded, "call %d", i)
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

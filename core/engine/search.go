@@ -621,7 +621,10 @@ func (e *Engine) getScratch() *scratch {
 // per-document arrays (several MiB at 100,000 tools), which the next query
 // then allocated again: a collection brought the next, and while one marks,
 // every pointer written pays a write barrier. In the module, which searches
-// on one thread, the held scratch is the only one.
+// on one thread, the held scratch is the only one. With it and the encoded
+// response built in it, a StableToolBench search natively allocates 1.16
+// objects instead of 6.33, and on wazero the collector's 85,000
+// instructions a query are gone (callgrind).
 func (e *Engine) putScratch(s *scratch) {
 	if !e.heldScratch.CompareAndSwap(nil, s) {
 		e.scratch.Put(s)
