@@ -23,7 +23,6 @@ package snapshot
 //msgp:tuple Body
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 
@@ -151,38 +150,59 @@ func DecodeOwned(data []byte) (*Body, error) {
 }
 
 func decode(data []byte, owned bool) (*Body, *wire.Error) {
+	body, verified, werr := decodeUnverified(data, owned)
+	if !verified() {
+		return nil, checksumMismatch()
+	}
+	if werr != nil {
+		return nil, werr
+	}
+	return body, nil
+}
+
+// decodeUnverified checks the header and decodes the body while its
+// checksum is computed (checksumLater): the caller must call verified
+// before it uses the body, and fail with checksumMismatch when it reports
+// false, whatever else failed (so that a damaged snapshot always gives the
+// same error).
+func decodeUnverified(data []byte, owned bool) (decoded *Body, verified func() bool, werr *wire.Error) {
+	verified = func() bool { return true }
 	if len(data) < headerSize || string(data[:8]) != magic {
-		return nil, invalid("not a toolsift snapshot (bad magic or too short)")
+		return nil, verified, invalid("not a toolsift snapshot (bad magic or too short)")
 	}
 	if v := binary.LittleEndian.Uint32(data[8:]); v != FormatVersion {
-		return nil, wire.Validation("unsupported_snapshot_version",
+		return nil, verified, wire.Validation("unsupported_snapshot_version",
 			fmt.Sprintf("snapshot format version %d is not supported (this build reads version %d)", v, FormatVersion))
 	}
 	if binary.LittleEndian.Uint32(data[12:]) != 0 {
-		return nil, invalid("snapshot header has a non-zero reserved field")
+		return nil, verified, invalid("snapshot header has a non-zero reserved field")
 	}
 	body := data[headerSize:]
 	if n := binary.LittleEndian.Uint64(data[16:]); n != uint64(len(body)) {
-		return nil, invalid(fmt.Sprintf("snapshot body is %d bytes, the header says %d (truncated or padded)", len(body), n))
+		return nil, verified, invalid(fmt.Sprintf("snapshot body is %d bytes, the header says %d (truncated or padded)", len(body), n))
 	}
-	if sum := xxh64(body); sum != binary.LittleEndian.Uint64(data[24:]) {
-		return nil, invalid("snapshot checksum mismatch: the bytes were changed or damaged")
+	// The copy is what is checked and decoded, so that a caller writing
+	// to data meanwhile cannot slip unchecked bytes past the checksum.
+	if !owned {
+		body = privateCopy(body)
 	}
+	verified = checksumLater(body, binary.LittleEndian.Uint64(data[24:]))
 	// The generated decoders refuse a declared array length over the limit
 	// set in core/catalog before allocating (see the msgp:limit directive
 	// there); strings and byte tables are bounded by the input itself.
-	if !owned {
-		body = bytes.Clone(body)
-	}
-	var decoded Body
+	decoded = new(Body)
 	rest, err := decoded.UnmarshalMsg(body)
 	if err != nil {
-		return nil, invalid("snapshot body does not decode: " + err.Error())
+		return nil, verified, invalid("snapshot body does not decode: " + err.Error())
 	}
 	if len(rest) != 0 {
-		return nil, invalid("snapshot body has trailing bytes")
+		return nil, verified, invalid("snapshot body has trailing bytes")
 	}
-	return &decoded, nil
+	return decoded, verified, nil
+}
+
+func checksumMismatch() *wire.Error {
+	return invalid("snapshot checksum mismatch: the bytes were changed or damaged")
 }
 
 // Open decodes a snapshot and builds its engine around the stored index. The
@@ -201,10 +221,24 @@ func OpenOwned(data []byte) (*engine.Engine, error) {
 }
 
 func open(data []byte, owned bool) (*engine.Engine, *wire.Error) {
-	body, werr := decode(data, owned)
+	body, verified, werr := decodeUnverified(data, owned)
+	var e *engine.Engine
+	if werr == nil {
+		e, werr = engineOf(body)
+	}
+	// The checksum is awaited last, so that it overlaps building the engine
+	// too; its error comes first.
+	if !verified() {
+		return nil, checksumMismatch()
+	}
 	if werr != nil {
 		return nil, werr
 	}
+	return e, nil
+}
+
+// engineOf builds the engine of a decoded body.
+func engineOf(body *Body) (*engine.Engine, *wire.Error) {
 	p, ok := profile.Lookup(body.Profile)
 	if !ok {
 		return nil, wire.Validation("unsupported_profile", fmt.Sprintf("snapshot uses profile %q, which this build does not know", body.Profile))

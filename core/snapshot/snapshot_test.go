@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -163,6 +164,36 @@ func TestCorruptSnapshotsFailClosed(t *testing.T) {
 	v1 := append([]byte("TSIFTSNP\x01\x00\x00\x00"), good[12:]...)
 	_, err = snapshot.Open(v1)
 	require.Equal(t, "unsupported_snapshot_version", reasonOf(t, err))
+}
+
+// TestDamageGivesTheChecksumErrorFirst: the checksum is computed while
+// the body is decoded and the engine built (with more than one processor),
+// and a damaged body still fails with the checksum's error, also when its
+// damage would fail the decoder or the engine's validation too.
+func TestDamageGivesTheChecksumErrorFirst(t *testing.T) {
+	good := build(t)
+	h := snapshot.HeaderSize
+	damaged := map[string][]byte{
+		"flipped body byte": flip(good, len(good)/2),
+		"flipped last byte": flip(good, len(good)-1),
+		"body garbage":      append(bytes.Clone(good[:h]), bytes.Repeat([]byte{0xdd}, len(good)-h)...),
+		"body zeroed":       append(bytes.Clone(good[:h]), make([]byte, len(good)-h)...),
+	}
+	for _, procs := range []int{1, 2, 4} {
+		previous := runtime.GOMAXPROCS(procs)
+		for name, data := range damaged {
+			for _, open := range []func([]byte) (*engine.Engine, error){snapshot.Open, snapshot.OpenOwned} {
+				_, err := open(bytes.Clone(data))
+				require.ErrorContains(t, err, "checksum mismatch", "%s, GOMAXPROCS %d", name, procs)
+			}
+			_, err := snapshot.Decode(data)
+			require.ErrorContains(t, err, "checksum mismatch", "%s, GOMAXPROCS %d", name, procs)
+		}
+		e, err := snapshot.Open(good)
+		require.NoError(t, err, "GOMAXPROCS %d", procs)
+		require.Positive(t, e.ToolCount())
+		runtime.GOMAXPROCS(previous)
+	}
 }
 
 // TestEveryByteFlipIsRefusedOrHarmless flips bytes across the whole snapshot:
