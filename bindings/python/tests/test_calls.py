@@ -94,3 +94,24 @@ def test_linear_memory_never_moves() -> None:
         assert inst.memory.data_len(inst.store) > 4 * size, "building a snapshot grows memory"
         assert ctypes.addressof(inst.memory.data_ptr(inst.store).contents) == inst._base
         assert e.search_raw(CHINESE_QUERY) == want
+
+
+def test_put_refuses_an_allocation_outside_memory_and_writes_nothing() -> None:
+    """The snapshot and large requests are copied straight into linear memory
+    (one copy, not Memory.write's two): a pointer from the module that would
+    put the bytes past its memory is refused and breaks the instance."""
+    from toolsift import _runtime
+
+    inst = _runtime.Instance(_runtime.runtime())
+    size = inst.memory.data_len(inst.store)
+    data = b"x" * 4096
+    tail = inst.memory.read(inst.store, size - 100, size)
+    inst._alloc = lambda n: size - 100  # a module that broke the ABI
+    try:
+        inst._put(data)
+    except toolsift.ToolsiftError as err:
+        assert "outside memory" in str(err)
+    else:
+        raise AssertionError("an allocation outside memory was accepted")
+    assert inst.broken
+    assert inst.memory.read(inst.store, size - 100, size) == tail, "bytes were written before the check"

