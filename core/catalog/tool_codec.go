@@ -142,7 +142,7 @@ func (z *Tool) UnmarshalMsg(bts []byte) ([]byte, error) {
 		}
 	}
 	params := bts
-	if _, bts, err = decodeParameters(bts, false); err != nil {
+	if bts, err = checkParameters(bts); err != nil {
 		return bts, err
 	}
 	params = params[:len(params)-len(bts)]

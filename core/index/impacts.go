@@ -188,16 +188,11 @@ func (ix *Index) validateImpacts() error {
 	if bad {
 		return fmt.Errorf("index impacts: a term's entries do not match its postings")
 	}
-	// One pass over the entries, without a branch per entry: the largest
-	// document, and the largest saturation's bits (the bits of a float in
-	// [0, 1] are at most 1's, and a negative one, an infinity or a NaN has
-	// larger ones).
-	highest, highestSat := uint32(0), uint32(0)
-	sat := im.sat[:len(im.docs)]
-	for i, doc := range im.docs {
-		highest = max(highest, doc)
-		highestSat = max(highestSat, math.Float32bits(sat[i]))
-	}
+	// One pass over the entries (in chunks, see chunked.go), without a
+	// branch per entry: the largest document, and the largest saturation's
+	// bits (the bits of a float in [0, 1] are at most 1's, and a negative
+	// one, an infinity or a NaN has larger ones).
+	highest, highestSat := maxDocAndSaturationBits(im.docs, im.sat)
 	if len(im.docs) > 0 && int64(highest) >= int64(ix.Docs) {
 		return fmt.Errorf("index impacts: an entry names document %d of %d", highest, ix.Docs)
 	}

@@ -242,19 +242,12 @@ func (ix *Index) validateFields() error {
 		// What scoring relies on: offsets that stay inside the posting
 		// tables, and documents that exist. (Frequencies and document
 		// order only change scores, which the checksum protects.)
-		// Plain loops without an early exit: they run in every open.
-		previous, decreases := uint32(0), false
-		for _, start := range field.PostingStart {
-			decreases = decreases || start < previous
-			previous = start
-		}
-		if decreases {
+		// Loops without an early exit, in chunks: they run in every open
+		// (see chunked.go).
+		if decreases(field.PostingStart) {
 			return fmt.Errorf("index field %s: posting offsets decrease", name)
 		}
-		highest := uint32(0)
-		for _, doc := range field.PostingDoc {
-			highest = max(highest, doc)
-		}
+		highest := maxUint32(field.PostingDoc)
 		if len(field.PostingDoc) > 0 && int64(highest) >= int64(ix.Docs) {
 			return fmt.Errorf("index field %s: a posting names document %d of %d", name, highest, ix.Docs)
 		}

@@ -42,6 +42,30 @@ func TestXXH64(t *testing.T) {
 	}
 }
 
+// TestXXH64AcrossCalls checks inputs around the size one stripe call takes
+// (stripesPerCall) against values from the python-xxhash package (0.8's
+// XXH64, seed 0), for byte i = i·131 + i>>9.
+func TestXXH64AcrossCalls(t *testing.T) {
+	for _, v := range []struct {
+		n    int
+		want uint64
+	}{
+		{1<<20 - 1, 0x5912497fee9cdc8f},
+		{1 << 20, 0x77a73570e300b127},
+		{1<<20 + 31, 0x9ff81a4ca400a273},
+		{1<<20 + 32, 0x055da9d532d55887},
+		{3<<20 + 37, 0x8f175f7cacb194a0},
+	} {
+		b := make([]byte, v.n)
+		for i := range b {
+			b[i] = byte(i*131 + i>>9)
+		}
+		if got := xxh64(b); got != v.want {
+			t.Errorf("xxh64 of %d bytes = %#016x, want %#016x", v.n, got, v.want)
+		}
+	}
+}
+
 func BenchmarkChecksum(b *testing.B) {
 	body := make([]byte, 5<<20)
 	for i := range body {
