@@ -207,7 +207,9 @@ func checksumMismatch() *wire.Error {
 
 // Open decodes a snapshot and builds its engine around the stored index. The
 // profile must be one this build knows; the index must be consistent with
-// the catalog.
+// the catalog. With GOMAXPROCS above one, opening copies the snapshot on up
+// to four goroutines and checks its checksum and its index alongside the
+// decoding (see body.go); the engine is the same either way.
 func Open(data []byte) (*engine.Engine, error) {
 	e, err := open(data, false)
 	return e, wire.AsError(err)
