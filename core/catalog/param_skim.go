@@ -94,39 +94,31 @@ func skimArrayHeader(b []byte, i int) (n, next int, ok bool) {
 // skimString passes a fixstr, str8 or str16 at b[i:] whose bytes are all
 // there.
 func skimString(b []byte, i int) (int, bool) {
-	if i >= len(b) {
-		return i, false
+	if i < len(b) && b[i]&0xe0 == 0xa0 {
+		next := i + 1 + int(b[i]&0x1f)
+		return next, next <= len(b)
 	}
-	size, at := 0, i+1
-	switch c := b[i]; {
-	case c&0xe0 == 0xa0:
-		size = int(c & 0x1f)
-	case c == 0xd9 && i+1 < len(b):
-		size, at = int(b[i+1]), i+2
-	case c == 0xda && i+2 < len(b):
-		size, at = int(b[i+1])<<8|int(b[i+2]), i+3
-	default:
-		return i, false
-	}
-	if len(b)-at < size {
-		return i, false
-	}
-	return at + size, true
+	return skimSized(b, i, 0xd9) // str8, str16
 }
 
 // skimRawJSON passes a nil, or a bin8 or bin16 at b[i:] whose bytes are all
 // there (no bin16 is over the decoder's limit).
 func skimRawJSON(b []byte, i int) (int, bool) {
-	if i >= len(b) {
-		return i, false
-	}
-	size, at := 0, 0
-	switch c := b[i]; {
-	case c == 0xc0:
+	if i < len(b) && b[i] == 0xc0 {
 		return i + 1, true
-	case c == 0xc4 && i+1 < len(b):
+	}
+	return skimSized(b, i, 0xc4) // bin8, bin16
+}
+
+// skimSized passes a value at b[i:] whose bytes are all there, tagged
+// tag8 with an 8-bit length or tag8+1 with a 16-bit one (MessagePack's
+// str8 and str16, bin8 and bin16).
+func skimSized(b []byte, i int, tag8 byte) (int, bool) {
+	size, at := 0, 0
+	switch {
+	case i+1 < len(b) && b[i] == tag8:
 		size, at = int(b[i+1]), i+2
-	case c == 0xc5 && i+2 < len(b):
+	case i+2 < len(b) && b[i] == tag8+1:
 		size, at = int(b[i+1])<<8|int(b[i+2]), i+3
 	default:
 		return i, false
