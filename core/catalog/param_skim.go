@@ -4,9 +4,10 @@ package catalog
 // them (storedParameters). Through the generated decoder that is a call per
 // field, a store into a scratch Parameter, and a copy of each default and
 // example, and in the module calls are what cost (each spills every live
-// value): it was the largest single part of opening 100,000 tools. The skim
-// below walks the encodings the snapshot writer produces in one loop, and
-// hands anything else to the decoder.
+// value): Parameter.UnmarshalMsg alone took 33 ms of each open of 100,000
+// tools in a Node CPU profile. The skim below walks the encodings the
+// snapshot writer produces in one loop, and hands anything else to the
+// decoder: warm opens in Node went from 392–431 to 361–376 ms.
 
 // parameterFields is the length of a stored Parameter tuple, and
 // parameterTuple its MessagePack header (a fixarray).
@@ -32,7 +33,7 @@ func checkParameters(b []byte) ([]byte, error) {
 // then the decoder decides (which may still accept it).
 func skimParameters(b []byte) ([]byte, bool) {
 	n, i, ok := skimArrayHeader(b, 0)
-	if !ok || n > z597e1446limitArrays {
+	if !ok {
 		return b, false
 	}
 	for range n {
@@ -53,7 +54,7 @@ func skimParameters(b []byte) ([]byte, bool) {
 					continue
 				}
 				var values int
-				if values, i, ok = skimArrayHeader(b, i); !ok || values > z597e1446limitArrays {
+				if values, i, ok = skimArrayHeader(b, i); !ok {
 					return b, false
 				}
 				for range values {
@@ -80,7 +81,8 @@ func skimParameters(b []byte) ([]byte, bool) {
 	return b[i:], true
 }
 
-// skimArrayHeader reads a fixarray or array16 header at b[i:].
+// skimArrayHeader reads a fixarray or array16 header at b[i:]: at most
+// 65,535 elements, under the decoder's limit on a list (131,072).
 func skimArrayHeader(b []byte, i int) (n, next int, ok bool) {
 	switch {
 	case i < len(b) && b[i]&0xf0 == 0x90:

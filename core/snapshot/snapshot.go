@@ -151,20 +151,15 @@ func DecodeOwned(data []byte) (*Body, error) {
 
 func decode(data []byte, owned bool) (*Body, *wire.Error) {
 	body, verified, werr := decodeUnverified(data, owned)
-	if !verified() {
-		return nil, checksumMismatch()
-	}
-	if werr != nil {
+	if werr = settle(verified, werr); werr != nil {
 		return nil, werr
 	}
 	return body, nil
 }
 
 // decodeUnverified checks the header and decodes the body while its
-// checksum is computed (checksumLater): the caller must call verified
-// before it uses the body, and fail with checksumMismatch when it reports
-// false, whatever else failed (so that a damaged snapshot always gives the
-// same error).
+// checksum is computed (checksumLater): the caller must settle verified
+// and the error before it uses the body.
 func decodeUnverified(data []byte, owned bool) (decoded *Body, verified func() bool, werr *wire.Error) {
 	verified = func() bool { return true }
 	if len(data) < headerSize || string(data[:8]) != magic {
@@ -201,8 +196,14 @@ func decodeUnverified(data []byte, owned bool) (decoded *Body, verified func() b
 	return decoded, verified, nil
 }
 
-func checksumMismatch() *wire.Error {
-	return invalid("snapshot checksum mismatch: the bytes were changed or damaged")
+// settle waits for the checksum and gives the open's error: the checksum's
+// when it does not match, whatever else failed (so that a damaged snapshot
+// always gives the same error), else werr.
+func settle(verified func() bool, werr *wire.Error) *wire.Error {
+	if !verified() {
+		return invalid("snapshot checksum mismatch: the bytes were changed or damaged")
+	}
+	return werr
 }
 
 // Open decodes a snapshot and builds its engine around the stored index. The
@@ -229,11 +230,8 @@ func open(data []byte, owned bool) (*engine.Engine, *wire.Error) {
 		e, werr = engineOf(body)
 	}
 	// The checksum is awaited last, so that it overlaps building the engine
-	// too; its error comes first.
-	if !verified() {
-		return nil, checksumMismatch()
-	}
-	if werr != nil {
+	// too.
+	if werr = settle(verified, werr); werr != nil {
 		return nil, werr
 	}
 	return e, nil
