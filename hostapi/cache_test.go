@@ -76,3 +76,21 @@ func cacheFiles(t *testing.T, dir string) []string {
 	}))
 	return files
 }
+
+// TestCompilationWorkersGiveTheSameAnswers: the module compiled on one
+// goroutine and on four (WithCompilationWorkers; no cache, so each engine
+// compiles its own) answers every mixed request with the same bytes as the
+// native engine.
+func TestCompilationWorkersGiveTheSameAnswers(t *testing.T) {
+	ctx := context.Background()
+	requests := mixedRequests(t)
+	native := nativeEngine(t)
+	for _, workers := range []int{1, 4} {
+		e := openDWS(t, WithCompilationCache(nil), WithCompilationWorkers(workers), WithMaxInstances(1))
+		for _, r := range requests {
+			got := wasmAnswer(e.Search(ctx, r))
+			want := nativeAnswer(native.SearchJSON(r))
+			require.Equal(t, want, got, "%d workers, request %s", workers, r)
+		}
+	}
+}

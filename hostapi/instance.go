@@ -85,7 +85,7 @@ func compileRuntime(ctx context.Context, cfg *config, module []byte, cache wazer
 	if cache != nil {
 		compileMu.Lock()
 	}
-	compiled, err := rt.CompileModule(ctx, module)
+	compiled, err := rt.CompileModule(experimental.WithCompilationWorkers(ctx, cfg.compileWorkers), module)
 	if cache != nil {
 		compileMu.Unlock()
 	}

@@ -21,8 +21,11 @@ type config struct {
 	cache        wazero.CompilationCache
 	cacheSet     bool
 	maxInstances int
-	memoryLimit  uint64
-	module       []byte
+	// compileWorkers is how many goroutines compile the module; see
+	// WithCompilationWorkers.
+	compileWorkers int
+	memoryLimit    uint64
+	module         []byte
 	// moduleConfig lets tests alter the per-instance module configuration
 	// (clocks, randomness). Never set outside tests.
 	moduleConfig func(wazero.ModuleConfig) wazero.ModuleConfig
@@ -47,6 +50,9 @@ func newConfig(opts []Option) *config {
 	}
 	if c.maxInstances < 1 {
 		c.maxInstances = runtime.GOMAXPROCS(0)
+	}
+	if c.compileWorkers < 1 {
+		c.compileWorkers = runtime.GOMAXPROCS(0)
 	}
 	if c.memoryLimit == 0 {
 		c.memoryLimit = defaultMemoryLimit
@@ -113,6 +119,17 @@ func WithCompilationCache(cache wazero.CompilationCache) Option {
 // so. Without this option the fallback is silent.
 func WithCacheErrorHandler(handle func(err error)) Option {
 	return func(c *config) { c.onCacheError = handle }
+}
+
+// WithCompilationWorkers sets how many goroutines compile the module when
+// it is not in the compilation cache (wazero compiles its functions side by
+// side; the machine code is the same). The default is runtime.GOMAXPROCS(0);
+// n < 1 means the default. Compiling toolsearch.wasm (6.7 MB) with the
+// optimizing compiler takes about 2 s on one goroutine and 1.1–1.3 s on two
+// (docs/BENCHMARKS.md, "ninth step"); each worker holds its own compiler's
+// buffers while it runs.
+func WithCompilationWorkers(n int) Option {
+	return func(c *config) { c.compileWorkers = n }
 }
 
 // WithMaxInstances bounds how many module instances an Engine runs at once,
