@@ -29,7 +29,11 @@ package catalog
 // actually present.
 //msgp:limit arrays:131072 maps:64
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/toolsift/toolsift/core/internal/strcmp"
+)
 
 // Catalog is one immutable generation of a tool catalog.
 type Catalog struct {
@@ -206,23 +210,22 @@ const (
 //
 // An engine asks it of every tool when it opens: the values are compared as
 // they are first, and trimmed only when that fails (TrimSpace on both was
-// 3% of opening 100,000 tools in the module).
+// 3% of opening 100,000 tools in the module), and with strcmp.Equal, eight
+// bytes at a time in the module (see the package).
 func (i Interface) AgentExecutable() bool {
-	if i.Availability != Available && strings.TrimSpace(i.Availability) != Available {
+	if !strcmp.Equal(i.Availability, Available) && strings.TrimSpace(i.Availability) != Available {
 		return false
 	}
 	mode := i.Mode
-	switch mode {
-	case ModeMCP, ModeLocal, ModeFunction, ModeComposite:
-	default:
+	if !strcmp.Equal(mode, ModeFunction) && !strcmp.Equal(mode, ModeMCP) && !strcmp.Equal(mode, ModeLocal) && !strcmp.Equal(mode, ModeComposite) {
 		mode = strings.TrimSpace(mode)
 	}
-	switch mode {
-	case ModeMCP:
+	switch {
+	case strcmp.Equal(mode, ModeMCP):
 		return i.Ref != nil
-	case ModeLocal, ModeFunction:
+	case strcmp.Equal(mode, ModeLocal), strcmp.Equal(mode, ModeFunction):
 		return i.Ref == nil
-	case ModeComposite:
+	case strcmp.Equal(mode, ModeComposite):
 		return i.Ref == nil && strings.TrimSpace(i.Reason) != ""
 	}
 	return false

@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/toolsift/toolsift/core/internal/strcmp"
 	"sort"
 	"strings"
 
@@ -87,7 +88,7 @@ func (t *keyTable) validate(kind string, tools int, x *IdentityIndex) error {
 			return fmt.Errorf("identity table %s: key %d ends outside the keys", kind, i)
 		}
 		key := t.keys[start:end]
-		if key == "" || (i > 0 && key <= prev) {
+		if key == "" || (i > 0 && strcmp.Compare(key, prev) <= 0) {
 			return fmt.Errorf("identity table %s: key %d is empty or out of order", kind, i)
 		}
 		if t.docs[i] >= uint32(tools) {
@@ -240,7 +241,7 @@ func LoadIdentityIndex(t *IdentityTable, tools []*Tool, bareNames bool) (*Identi
 		return nil, fmt.Errorf("identity table names %d canonical paths for %d tools", canonical.len(), len(tools))
 	}
 	for i := range canonical.len() {
-		if canonical.key(i) != tools[canonical.docs[i]].Identity.CanonicalPath {
+		if !strcmp.Equal(canonical.key(i), tools[canonical.docs[i]].Identity.CanonicalPath) {
 			return nil, fmt.Errorf("identity table: canonical path %d is not its tool's", i)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/index"
 	"github.com/toolsift/toolsift/core/internal/overlap"
+	"github.com/toolsift/toolsift/core/internal/strcmp"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/text"
 	"github.com/toolsift/toolsift/core/wire"
@@ -182,7 +183,7 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile, stored *catalog.Iden
 		}
 		for t := range product.Tools {
 			tool := &product.Tools[t]
-			if tool.Identity.ProductID != product.ID {
+			if !strcmp.Equal(tool.Identity.ProductID, product.ID) {
 				return nil, fmt.Errorf("tool %s is listed under product %q", tool.Identity.CanonicalPath, product.ID)
 			}
 		}
@@ -200,7 +201,7 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile, stored *catalog.Iden
 		}
 	}
 	slices.SortFunc(byFirstTool, func(a, b int) int {
-		return strings.Compare(e.products[a].Tools[0].Identity.CanonicalPath, e.products[b].Tools[0].Identity.CanonicalPath)
+		return strcmp.Compare(e.products[a].Tools[0].Identity.CanonicalPath, e.products[b].Tools[0].Identity.CanonicalPath)
 	})
 	order := make([]placed, 0, tools)
 	for _, i := range byFirstTool {
@@ -209,7 +210,7 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile, stored *catalog.Iden
 		}
 	}
 	byPath := func(a, b placed) int {
-		return strings.Compare(a.tool.Identity.CanonicalPath, b.tool.Identity.CanonicalPath)
+		return strcmp.Compare(a.tool.Identity.CanonicalPath, b.tool.Identity.CanonicalPath)
 	}
 	if !slices.IsSortedFunc(order, byPath) {
 		slices.SortFunc(order, byPath)

@@ -115,3 +115,21 @@ def test_put_refuses_an_allocation_outside_memory_and_writes_nothing() -> None:
         raise AssertionError("an allocation outside memory was accepted")
     assert inst.broken
     assert inst.memory.read(inst.store, size - 100, size) == tail, "bytes were written before the check"
+
+
+def test_large_put_split_between_threads_is_the_bytes(monkeypatch) -> None:
+    """A buffer of PARALLEL_COPY_BYTES or more is copied into linear memory
+    by up to four threads at once: what lands is exactly the buffer, for
+    sizes that do not split evenly, whatever the machine's core count."""
+    import random
+
+    from toolsift import _runtime
+
+    monkeypatch.setattr(_runtime, "_usable_cpus", lambda: 4)
+    rng = random.Random(19)
+    inst = _runtime.Instance(_runtime.runtime())
+    for size in (_runtime.PARALLEL_COPY_BYTES + 12345, 3 * _runtime._COPY_SLICE + 1, 40 << 20):
+        data = rng.randbytes(size)
+        ptr = inst._put(data)
+        assert inst.memory.read(inst.store, ptr, ptr + size) == data, f"{size} bytes"
+        inst._call(inst._free, _runtime._to_i32(ptr))

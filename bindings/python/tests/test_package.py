@@ -131,32 +131,42 @@ def test_cache_dir_choice(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  #
 
 @pytest.fixture(scope="module")
 def cache_entry(tmp_path_factory) -> tuple:  # type: ignore[no-untyped-def]
-    """(file name, bytes) of a good cache entry, compiled once."""
+    """(file name, code, digest line) of a good cache entry, compiled once."""
     from pathlib import Path
 
     rt = _runtime.Runtime(_runtime.module_bytes(), str(tmp_path_factory.mktemp("cache")))
     path = Path(rt.cache_path)
-    return path.name, path.read_bytes()
+    return path.name, path.read_bytes(), Path(str(path) + ".sha256").read_bytes()
 
 
-@pytest.mark.parametrize("damage", ["truncated", "flipped code byte", "not an entry"])
+@pytest.mark.parametrize("damage", ["truncated", "flipped code byte", "not an entry", "empty", "no digest", "other digest"])
 def test_corrupt_cache_entry_is_compiled_again_and_replaced(tmp_path, cache_entry: tuple, damage: str) -> None:  # type: ignore[no-untyped-def]
     """A damaged cache entry costs a compile, never the open: the module is
     compiled again, works, and the entry is rewritten whole, so the next
     runtime loads it. A flipped byte inside the compiled code is caught by
-    the entry's checksum (wasmtime would run the code as it is)."""
-    name, good = cache_entry
-    bad = {
-        "truncated": good[: len(good) // 2],
-        "flipped code byte": good[: len(good) // 2] + bytes([good[len(good) // 2] ^ 0x40]) + good[len(good) // 2 + 1 :],
-        "not an entry": b"\x7fELF" + b"\0" * 4096,
+    the entry's digest (wasmtime would run the code as it is)."""
+    name, good, stamp = cache_entry
+    half = len(good) // 2
+    bad, bad_stamp = {
+        "truncated": (good[:half], stamp),
+        "flipped code byte": (good[:half] + bytes([good[half] ^ 0x40]) + good[half + 1 :], stamp),
+        "not an entry": (b"\x7fELF" + b"\0" * 4096, stamp),
+        "empty": (b"", stamp),
+        "no digest": (good, None),
+        "other digest": (good, stamp[:-5] + b"0000\n"),
     }[damage]
     path = tmp_path / name
     path.write_bytes(bad)
+    if bad_stamp is not None:
+        (tmp_path / (name + ".sha256")).write_bytes(bad_stamp)
     rt = _runtime.Runtime(_runtime.module_bytes(), str(tmp_path))
     assert rt.cache_path == str(path) and not rt.cache_hit
     assert b'"abi":1' in _runtime.Instance(rt).version()
-    assert path.read_bytes() != bad
+    import hashlib
+
+    code = path.read_bytes()
+    assert code != bad or damage in ("no digest", "other digest")
+    assert (tmp_path / (name + ".sha256")).read_bytes() == stamp[: -65] + hashlib.sha256(code).hexdigest().encode() + b"\n"
     again = _runtime.Runtime(_runtime.module_bytes(), str(tmp_path))
     assert again.cache_hit and b'"abi":1' in _runtime.Instance(again).version()
 
