@@ -14,15 +14,20 @@ import (
 // of that off the critical path; in the module (GOMAXPROCS 1) they do
 // exactly the sequential work they replace.
 
-// copyChunk is the size of the pieces privateCopy copies. A single copy of
-// a 230 MiB body is one memmove that cannot be preempted, and when the
-// allocation for it started a collection the runtime signalled the copying
-// thread again and again to stop it (runtime.suspendG, tgkill and
-// procyield were a third of a CPU profile of copying and opening the
-// 100,000-tool snapshot four times): the
-// copy took 100 ms, or 250 to 800 ms when that happened. Copied in 1 MiB
-// chunks it took 104 to 118 ms in every run (a throwaway program, six
-// copies per process, two processes).
+// copyChunk is the size of the pieces privateCopy copies, yielding after
+// each (copyChunked). The allocation for the copy of a large body usually
+// starts a collection, and the collector then stops every goroutine again
+// and again until it can finish (runtime.suspendG, tgkill and procyield
+// were a third of a CPU profile of copying and opening the 100,000-tool
+// snapshot four times). A goroutine inside memmove cannot be stopped, and
+// neither can one in a loop that calls it (memmove has no preemption check
+// of its own): a single copy of 230 MiB took 100 ms, or 250 to 800 ms
+// when that happened, and 1 MiB pieces without a yield did not help during
+// a collection. With the yield, a process's first open of 100,000 tools
+// (the one that meets the collection) took 158–206 ms against 209–233 ms
+// without it, where the second open took 141–193 ms (a throwaway program,
+// four processes each, alternated; GODEBUG=gcstoptheworld=1, which leaves
+// no collection running alongside, gave 147–195 ms).
 const copyChunk = 1 << 20
 
 // maxCopiers bounds the goroutines privateCopy uses.
@@ -52,11 +57,14 @@ func privateCopy(b []byte) []byte {
 	return out
 }
 
-// copyChunked copies src to dst (of the same length) copyChunk at a time.
+// copyChunked copies src to dst (of the same length) copyChunk at a time,
+// yielding the processor after each piece so that a collection waiting to
+// stop this goroutine can (see copyChunk).
 func copyChunked(dst, src []byte) {
 	for lo := 0; lo < len(src); lo += copyChunk {
 		hi := min(lo+copyChunk, len(src))
 		copy(dst[lo:hi], src[lo:hi])
+		runtime.Gosched()
 	}
 }
 

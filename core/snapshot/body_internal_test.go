@@ -31,6 +31,24 @@ func TestPrivateCopyIsTheBytesAtEverySplit(t *testing.T) {
 	}
 }
 
+// TestCopyYieldsBetweenChunks: with one processor, a goroutine made ready
+// before a copy runs while the copy is under way (the copy's last byte is
+// not written yet), because the copy yields after each chunk. Without that
+// the goroutine would run only after the copy: memmove cannot be preempted,
+// and a collection that starts during a large copy waited for it (see
+// copyChunked).
+func TestCopyYieldsBetweenChunks(t *testing.T) {
+	previous := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(previous)
+	src := bytes.Repeat([]byte{1}, 8*copyChunk)
+	dst := make([]byte, len(src))
+	seen := make(chan byte, 1)
+	go func() { seen <- dst[len(dst)-1] }()
+	copyChunked(dst, src)
+	require.Equal(t, byte(0), <-seen, "the other goroutine ran only after the copy")
+	require.Equal(t, src, dst)
+}
+
 // TestChecksumLaterAgreesWithTheChecksum: computed alongside or at once,
 // the answer is the checksum's.
 func TestChecksumLaterAgreesWithTheChecksum(t *testing.T) {
