@@ -3,12 +3,12 @@ package catalog
 import (
 	"encoding/binary"
 	"fmt"
-	"github.com/toolsift/toolsift/core/internal/strcmp"
 	"sort"
 	"strings"
 
 	"github.com/tinylib/msgp/msgp"
 
+	"github.com/toolsift/toolsift/core/internal/strcmp"
 	"github.com/toolsift/toolsift/core/internal/zerocopy"
 )
 
