@@ -133,3 +133,64 @@ def test_large_put_split_between_threads_is_the_bytes(monkeypatch) -> None:
         ptr = inst._put(data)
         assert inst.memory.read(inst.store, ptr, ptr + size) == data, f"{size} bytes"
         inst._call(inst._free, _runtime._to_i32(ptr))
+
+
+def test_large_put_without_threads_to_spare_is_still_the_bytes(monkeypatch) -> None:
+    """When a copier thread cannot be started, its part is copied by the
+    calling thread: the buffer still lands whole."""
+    import random
+    import threading
+
+    from toolsift import _runtime
+
+    monkeypatch.setattr(_runtime, "_usable_cpus", lambda: 4)
+    started = []
+    real_start = threading.Thread.start
+
+    def start(self) -> None:  # type: ignore[no-untyped-def]
+        if len(started) % 2 == 1:
+            started.append(False)
+            raise RuntimeError("can't start new thread")
+        started.append(True)
+        real_start(self)
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    data = random.Random(7).randbytes(40 << 20)
+    inst = _runtime.Instance(_runtime.runtime())
+    ptr = inst._put(data)
+    assert started.count(False) >= 1 and started.count(True) >= 1
+    assert inst.memory.read(inst.store, ptr, ptr + len(data)) == data
+
+
+def test_wait_for_joins_every_copier_before_an_interruption_is_raised() -> None:
+    """An interrupted wait (KeyboardInterrupt in join) still waits for every
+    copier, then raises the interruption."""
+    import threading
+
+    import pytest
+
+    from toolsift import _runtime
+
+    release = threading.Event()
+    done = []
+
+    def copier() -> None:
+        release.wait(5)
+        done.append(1)
+
+    class Interrupted(threading.Thread):
+        calls = 0
+
+        def join(self, timeout=None) -> None:  # type: ignore[no-untyped-def]
+            Interrupted.calls += 1
+            if Interrupted.calls == 1:
+                release.set()
+                raise KeyboardInterrupt
+            super().join(timeout)
+
+    threads = [Interrupted(target=copier), threading.Thread(target=copier)]
+    for t in threads:
+        t.start()
+    with pytest.raises(KeyboardInterrupt):
+        _runtime._wait_for(threads)
+    assert done == [1, 1] and not any(t.is_alive() for t in threads)

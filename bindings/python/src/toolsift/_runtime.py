@@ -137,15 +137,34 @@ def _copy_in(dst: int, data: bytes) -> None:
     assert src is not None
     step = -(-n // threads)
     step = -(-step // (1 << 20)) << 20  # whole MiB
-    helpers = [
-        threading.Thread(target=ctypes.memmove, args=(dst + off, src + off, min(step, n - off)), daemon=True)
-        for off in range(step, n, step)
-    ]
-    for t in helpers:
-        t.start()
-    ctypes.memmove(dst, src, min(step, n))
-    for t in helpers:
-        t.join()
+    helpers: List[threading.Thread] = []
+    try:
+        for off in range(step, n, step):
+            size = min(step, n - off)
+            t = threading.Thread(target=ctypes.memmove, args=(dst + off, src + off, size), daemon=True)
+            helpers.append(t)
+            try:
+                t.start()
+            except RuntimeError:  # no thread to be had: copy this part here
+                ctypes.memmove(dst + off, src + off, size)
+        ctypes.memmove(dst, src, min(step, n))
+    finally:
+        _wait_for(helpers)
+
+
+def _wait_for(threads: List[threading.Thread]) -> None:
+    """Join every started thread, even when the wait is interrupted
+    (KeyboardInterrupt): a copier writes into an instance's memory, which
+    must not be freed under it. The interruption is raised afterwards."""
+    interrupted: Optional[BaseException] = None
+    for t in threads:
+        while t.ident is not None and t.is_alive():
+            try:
+                t.join()
+            except BaseException as exc:  # noqa: BLE001 - re-raised below
+                interrupted = interrupted or exc
+    if interrupted is not None:
+        raise interrupted
 
 
 def _to_i32(v: int) -> int:
