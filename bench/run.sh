@@ -6,6 +6,11 @@
 #   bench/run.sh                 the full run (about half an hour on 2 cores)
 #   BENCH_QUICK=1 bench/run.sh   DWS only, 100 queries, short timings (smoke test)
 #
+# Each engine whose run takes under BENCH_REPEAT_UNDER seconds (default 60)
+# is run again, in turn with the catalog's other engines, until it has
+# BENCH_RUNS runs (default 3; 1 for the smoke test); the tables give the
+# medians of its latency and qps over them (toolsiftbench render).
+#
 # Environment: BENCH_SECONDS (timing per phase, default 2), BENCH_CATALOGS
 # (default "dws stb syn10k syn100k"), BENCH_QUERIES (use only the first n
 # queries of each catalog), BENCH_BUDGET (seconds after which an engine's
@@ -29,6 +34,8 @@ else
   SECS=${BENCH_SECONDS:-2}; CATALOGS=${BENCH_CATALOGS:-dws stb syn10k syn100k}; NQ=0; COMMAND="make bench"
 fi
 NQ=${BENCH_QUERIES:-$NQ}
+if [ "$QUICK" = 1 ]; then RUNS=${BENCH_RUNS:-1}; else RUNS=${BENCH_RUNS:-3}; fi
+REPEAT_UNDER=${BENCH_REPEAT_UNDER:-60}
 BUDGET=${BENCH_BUDGET:-120}
 FOURGIB=4294967296
 log() { echo "bench: $(date -u +%H:%M:%S) $*" >&2; }
@@ -45,7 +52,7 @@ bench/.venv/bin/pip install --quiet -r bench/python/requirements.txt || die "pip
 bench/.venv/bin/pip install --quiet --force-reinstall --no-deps ./bindings/python || die "pip install ./bindings/python failed"
 
 log "exporting catalogs"
-rm -rf "$RAW" && mkdir -p "$RAW"
+rm -rf "$RAW" && mkdir -p "$RAW/rounds" "$RAW/repeat"
 if [ "$QUICK" = 1 ]; then
   "$BIN/toolsiftbench" prep -out "$DATA" -quick || die "prep failed"
 else
@@ -55,10 +62,13 @@ fi
 # run NAME CATALOG COMMAND…: one engine on one catalog in a fresh process.
 # A runner that dies without writing its result gets an error result, so the
 # table shows the failure instead of leaving the row out.
+# An engine that ran well in under REPEAT_UNDER seconds is listed (with its
+# command) for the repeats.
 run() {
   local name=$1 cat=$2; shift 2
   local out="$RAW/$name-$cat.json" err="$RAW/$name-$cat.stderr"
   log "$name on $cat"
+  local started=$SECONDS
   "$@" >/dev/null 2>"$err"
   local rc=$?
   if [ ! -s "$out" ]; then
@@ -66,7 +76,26 @@ run() {
     msg=$(tail -c 600 "$err" | tr '\n"\\' '  /')
     printf '{"engine":"%s","host":"%s","catalog":"%s","error":"exit %d: %s","loadavg":"%s"}\n' \
       "$name" "${name%%-*}" "$cat" "$rc" "$msg" "$(cut -d' ' -f1-3 /proc/loadavg)" >"$out"
+  elif [ $((SECONDS - started)) -lt "$REPEAT_UNDER" ] && ! grep -q '"error"' "$out"; then
+    printf '%q ' "$@" >"$RAW/repeat/$cat.$name"
+    echo "$name" >>"$RAW/repeat/$cat.list"
   fi
+}
+
+# repeat CATALOG: runs 2..RUNS of every listed engine, the engines in turn,
+# each into rounds/NAME-CATALOG.RUN.json (a failed repeat writes nothing and
+# is left out of the medians).
+repeat() {
+  local cat=$1 r name cmd
+  [ -s "$RAW/repeat/$cat.list" ] || return 0
+  for r in $(seq 2 "$RUNS"); do
+    while read -r name; do
+      cmd=$(cat "$RAW/repeat/$cat.$name")
+      cmd=${cmd//"$RAW/$name-$cat.json"/"$RAW/rounds/$name-$cat.$r.json"}
+      log "$name on $cat, run $r of $RUNS"
+      eval "$cmd" </dev/null >/dev/null 2>>"$RAW/$name-$cat.stderr"
+    done <"$RAW/repeat/$cat.list"
+  done
 }
 
 common() { echo -catalog "$1" -data "$DATA" -seconds "$SECS" -queries "$NQ" -budget "$BUDGET" -out "$RAW/$2-$1.json"; }
@@ -93,6 +122,7 @@ for cat in $CATALOGS; do
   for e in bm25s rank-bm25; do
     run python-$e "$cat" bench/.venv/bin/python bench/python/run.py --engine $e $(jscommon "$cat" python-$e)
   done
+  repeat "$cat"
   # The page is rewritten after every catalog, so an interrupted run still
   # leaves the catalogs it finished.
   "$BIN/toolsiftbench" render -data "$DATA" -results "$RAW" -doc docs/BENCHMARKS.md -json "$RESULTS/summary.json" -budget "$BUDGET" -command "$COMMAND" || die "render failed"

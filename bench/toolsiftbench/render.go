@@ -43,6 +43,11 @@ type scored struct {
 	harness.Result
 	Recall5, NDCG10 float64
 	Judged          int
+	// Runs is how many runs the latency and qps figures are the medians
+	// of (the first, and the repeats bench/run.sh made in turn with the
+	// catalog's other engines); P50Runs lists each run's p50.
+	Runs    int       `json:"runs"`
+	P50Runs []float64 `json:"p50_runs_us,omitempty"`
 }
 
 // runRender scores every result file against its catalog's queries and
@@ -89,6 +94,9 @@ func runRender(args []string) error {
 			}
 		}
 		s.Rankings = nil
+		if err := s.withRepeats(filepath.Join(*raw, "rounds", strings.TrimSuffix(filepath.Base(f), ".json")+".*.json")); err != nil {
+			return err
+		}
 		byCatalog[s.Catalog] = append(byCatalog[s.Catalog], s)
 	}
 	if len(byCatalog) == 0 {
@@ -106,6 +114,63 @@ func runRender(args []string) error {
 		return err
 	}
 	return os.WriteFile(*doc, replaceSection(page, out.Bytes()), 0o644)
+}
+
+// withRepeats makes s's latency and qps figures the medians over its own
+// run and the repeated runs whose result files match pattern (a repeat that
+// failed is left out). Open times, memory and quality stay the first run's.
+func (s *scored) withRepeats(pattern string) error {
+	s.Runs = 1
+	if s.Error != "" {
+		return nil
+	}
+	files, err := filepath.Glob(pattern)
+	if err != nil {
+		return err
+	}
+	sort.Strings(files)
+	runs := []harness.Result{s.Result}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		var r harness.Result
+		if err := json.Unmarshal(b, &r); err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		if r.Error == "" {
+			runs = append(runs, r)
+		}
+	}
+	s.Runs = len(runs)
+	if len(runs) == 1 {
+		return nil
+	}
+	s.P50Runs = nil
+	for _, r := range runs {
+		s.P50Runs = append(s.P50Runs, r.P50Us)
+	}
+	s.P50Us = medianOf(runs, func(r harness.Result) float64 { return r.P50Us })
+	s.P99Us = medianOf(runs, func(r harness.Result) float64 { return r.P99Us })
+	s.MeanUs = medianOf(runs, func(r harness.Result) float64 { return r.MeanUs })
+	s.QPS1 = medianOf(runs, func(r harness.Result) float64 { return r.QPS1 })
+	s.QPS2 = medianOf(runs, func(r harness.Result) float64 { return r.QPS2 })
+	return nil
+}
+
+// medianOf is the median of one figure over runs (the mean of the middle
+// two for an even count).
+func medianOf(runs []harness.Result, figure func(harness.Result) float64) float64 {
+	v := make([]float64, len(runs))
+	for i, r := range runs {
+		v[i] = figure(r)
+	}
+	sort.Float64s(v)
+	if len(v)%2 == 1 {
+		return v[len(v)/2]
+	}
+	return (v[len(v)/2-1] + v[len(v)/2]) / 2
 }
 
 // score computes Recall@5 and nDCG@10 of the pass-0 rankings with
@@ -164,7 +229,7 @@ func writeSection(w *bytes.Buffer, byCatalog map[string][]*scored, metas map[str
 		fmt.Fprintf(w, "| %s | %s | %s (%s) | %s | %s | %s |\n", m.Title, thousands(m.Tools), thousands(m.Queries), m.QuerySet, mib(float64(m.SnapshotBytes)/(1<<20)), m.Profile, m.Source)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Latency is per query, one thread, over every query of the catalog repeated until at least the measured seconds; `×wazero` is the p50 divided by the p50 of toolsift wasm on wazero (in bold) on the same catalog, below 1 is faster. qps columns: one thread, and two threads (Go: two goroutines on one engine; Node: two worker threads with an engine each; Python: two threads on one engine or index). Build: what it takes before the first query can be asked of a new catalog: for toolsift, snapshot.Build of the imported catalog, natively, once in prep (every host opens that snapshot; builds through the module are timed in the build speed section); for the libraries, building their index from the tool texts (their open cold). Open: toolsift opens a snapshot (cold: first in the process, including compiling the module; warm: again), the libraries build their index from the tool texts (cold: first build; warm: a second build, skipped when the first took over 10 s). Memory: resident-set growth across the first open, after a collection. Quality on the catalog's labelled queries (R@5, nDCG@10), from the same run's first pass.")
+	fmt.Fprintln(w, "Latency is per query, one thread, over every query of the catalog repeated until at least the measured seconds. Runs: an engine whose run took under a minute is run again, in turn with the catalog's other engines, until it has the runs `bench/run.sh` asks for (three), and its p50, p99 and qps are the medians over them: this machine's speed drifts by more than the differences measured, within minutes, and one run per engine compared engines measured minutes apart. `×wazero` is the p50 divided by the p50 of toolsift wasm on wazero (in bold) on the same catalog, below 1 is faster. qps columns: one thread, and two threads (Go: two goroutines on one engine; Node: two worker threads with an engine each; Python: two threads on one engine or index). Build: what it takes before the first query can be asked of a new catalog: for toolsift, snapshot.Build of the imported catalog, natively, once in prep (every host opens that snapshot; builds through the module are timed in the build speed section); for the libraries, building their index from the tool texts (their open cold). Open: toolsift opens a snapshot (cold: first in the process, including compiling the module; warm: again), the libraries build their index from the tool texts (cold: first build; warm: a second build, skipped when the first took over 10 s). Memory: resident-set growth across the first open, after a collection. Quality on the catalog's labelled queries (R@5, nDCG@10), from the same run's first pass.")
 	fmt.Fprintln(w)
 
 	for _, name := range names {
@@ -185,11 +250,11 @@ func writeSection(w *bytes.Buffer, byCatalog map[string][]*scored, metas map[str
 			used = max(used, r.QueriesTotal)
 		}
 		fmt.Fprintf(w, "### %s: %s tools, %s queries\n\n", m.Title, thousands(m.Tools), thousands(used))
-		fmt.Fprintln(w, "| host | engine | p50 | p99 | ×wazero | qps 1 | qps 2 | build | open cold | open warm | memory | R@5 | nDCG@10 |")
-		fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+		fmt.Fprintln(w, "| host | engine | p50 | p99 | ×wazero | qps 1 | qps 2 | runs | build | open cold | open warm | memory | R@5 | nDCG@10 |")
+		fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 		for _, r := range rows {
 			if r.Error != "" {
-				fmt.Fprintf(w, "| %s | %s | failed: `%s` | | | | | | | | | | |\n", r.Host, r.Engine, shortError(r.Error))
+				fmt.Fprintf(w, "| %s | %s | failed: `%s` | | | | | | | | | | | |\n", r.Host, r.Engine, shortError(r.Error))
 				continue
 			}
 			ratio := ""
@@ -203,8 +268,8 @@ func writeSection(w *bytes.Buffer, byCatalog map[string][]*scored, metas map[str
 			if r.Queries < r.QueriesTotal {
 				engine += fmt.Sprintf(" (first %d of %d queries: the quality pass stops after %g s)", r.Queries, r.QueriesTotal, budget)
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.4f | %.4f |\n",
-				r.Host, engine, dur(r.P50Us), dur(r.P99Us), ratio, qps(r.QPS1), qps(r.QPS2),
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %.4f | %.4f |\n",
+				r.Host, engine, dur(r.P50Us), dur(r.P99Us), ratio, qps(r.QPS1), qps(r.QPS2), r.Runs,
 				msOf(buildMs(r, m)), msOf(r.OpenColdMs), msOf(r.OpenWarmMs), mib(r.MemoryMiB), r.Recall5, r.NDCG10)
 		}
 		fmt.Fprintln(w)
