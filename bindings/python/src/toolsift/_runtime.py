@@ -129,8 +129,8 @@ def _copy_in(dst: int, data: bytes) -> None:
     releases the GIL). The Go host's Open splits its copy the same way.
     """
     n = len(data)
-    threads = min(_MAX_COPY_THREADS, _usable_cpus(), n // _COPY_SLICE)
-    if n < PARALLEL_COPY_BYTES or threads < 2:
+    threads = 1 if n < PARALLEL_COPY_BYTES else min(_MAX_COPY_THREADS, _usable_cpus(), n // _COPY_SLICE)
+    if threads < 2:
         ctypes.memmove(dst, data, n)
         return
     src = ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value
