@@ -94,6 +94,16 @@ type Tool struct {
 	// model verbatim); nil otherwise, and then not stored at all.
 	Original RawJSON `msg:"original,allownil"`
 
+	// Extra is the tool's text that no other field has a role for (return
+	// value descriptions, tags, metadata, a BEIR record's rendering…),
+	// space-joined by the importer. Ranking profiles may index it; Inspect
+	// does not show it.
+	Extra string `msg:"-"`
+	// Deprecated marks a tool its source calls deprecated (OpenAPI's
+	// deprecated flag, a deprecated field or annotation, a description that
+	// says so); ranking profiles may demote it.
+	Deprecated bool `msg:"-"`
+
 	// stored is set on a tool decoded from a snapshot: its parameters,
 	// still encoded, decoded the first time Params asks (see
 	// tool_codec.go). Parameters is then nil.
@@ -119,6 +129,8 @@ type toolFields struct {
 	Pagination  RawJSON           `msg:"pagination,allownil"`
 	InputSchema RawJSON           `msg:"input_schema,allownil"`
 	Original    RawJSON           `msg:"original,allownil"`
+	Extra       string            `msg:"-"` // written by hand after Original (tool_codec.go)
+	Deprecated  bool              `msg:"-"`
 	stored      *storedParameters `msg:"-"`
 }
 

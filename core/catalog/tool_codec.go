@@ -10,8 +10,15 @@ import (
 // toolArray is the number of elements of a stored tool with an original
 // definition; without one the last element is left out, so that a snapshot
 // of a catalog that keeps no definitions has the bytes (and the format
-// version) it had before the field existed.
-const toolArray = 15
+// version) it had before the field existed. A tool with extra text or a
+// deprecated mark has two more elements (toolArrayExtended), the original
+// then written even when absent (as nil): catalogs without either keep
+// their bytes, and a reader that predates them refuses such a tool instead
+// of misreading it.
+const (
+	toolArray         = 15
+	toolArrayExtended = toolArray + 2
+)
 
 // storedParameters is a decoded tool's parameter list as the snapshot
 // stores it. Search reads a tool's parameters only for a pattern search;
@@ -107,8 +114,20 @@ func (z *Tool) MarshalMsg(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	o, err := (*toolFields)(z).MarshalMsg(b)
-	if err != nil || len(z.Original) > 0 {
+	if err != nil {
 		return o, err
+	}
+	if z.Extra != "" || z.Deprecated {
+		// The generated code wrote a fixarray header of toolArray elements;
+		// 17 needs an array16 header, two bytes longer.
+		o = append(o, 0, 0)
+		copy(o[start+3:], o[start+1:len(o)-2])
+		o[start], o[start+1], o[start+2] = 0xdc, 0, toolArrayExtended
+		o = msgp.AppendString(o, z.Extra)
+		return msgp.AppendBool(o, z.Deprecated), nil
+	}
+	if len(z.Original) > 0 {
+		return o, nil
 	}
 	// The generated code wrote a fixarray header of toolArray elements and,
 	// last, a nil (or an empty bin8) for the absent original: shorten the
@@ -122,14 +141,14 @@ func (z *Tool) MarshalMsg(b []byte) ([]byte, error) {
 }
 
 // UnmarshalMsg reads a tool of toolArray elements, or one fewer (no
-// original definition), in the order toolFields' generated encoder writes
-// them. The parameters are checked and kept encoded (storedParameters).
+// original definition), or toolArrayExtended (extra text and the deprecated
+// mark last), in the order toolFields' generated encoder writes them. The parameters are checked and kept encoded (storedParameters).
 func (z *Tool) UnmarshalMsg(bts []byte) ([]byte, error) {
 	n, bts, err := msgp.ReadArrayHeaderBytes(bts)
 	if err != nil {
 		return bts, msgp.WrapError(err)
 	}
-	if n != toolArray && n != toolArray-1 {
+	if n != toolArray && n != toolArray-1 && n != toolArrayExtended {
 		return bts, msgp.ArrayError{Wanted: toolArray, Got: n}
 	}
 	*z = Tool{}
@@ -159,9 +178,17 @@ func (z *Tool) UnmarshalMsg(bts []byte) ([]byte, error) {
 		return bts, msgp.WrapError(err, "Selection")
 	}
 	raw := []*RawJSON{&z.Constraints, &z.Positionals, &z.DryRun, &z.Result, &z.Pagination, &z.InputSchema, &z.Original}
-	for _, r := range raw[:n-8] {
+	for _, r := range raw[:min(n, toolArray)-8] {
 		if *r, bts, err = readRawJSONView(bts); err != nil {
 			return bts, msgp.WrapError(err, "contract")
+		}
+	}
+	if n == toolArrayExtended {
+		if z.Extra, bts, err = readStringView(bts); err != nil {
+			return bts, msgp.WrapError(err, "Extra")
+		}
+		if z.Deprecated, bts, err = msgp.ReadBoolBytes(bts); err != nil {
+			return bts, msgp.WrapError(err, "Deprecated")
 		}
 	}
 	return bts, nil
@@ -189,8 +216,10 @@ func readRawJSONView(b []byte) (RawJSON, []byte, error) {
 
 // Msgsize bounds the size of the tool's encoding.
 func (z *Tool) Msgsize() int {
+	// The extended header (2 bytes), the extra text and the mark.
+	s := (*toolFields)(z).Msgsize() + 2 + msgp.StringPrefixSize + len(z.Extra) + msgp.BoolSize
 	if z.stored != nil {
-		return (*toolFields)(z).Msgsize() + len(z.stored.encoded)
+		s += len(z.stored.encoded)
 	}
-	return (*toolFields)(z).Msgsize()
+	return s
 }

@@ -126,3 +126,55 @@ func TestStoredParametersDecodeOnFirstUse(t *testing.T) {
 	_, err = back.UnmarshalMsg(corrupt)
 	require.ErrorContains(t, err, "Parameters")
 }
+
+// Extra text or a deprecated mark makes a tool of 17 elements (the original
+// then stored as nil when absent); each reads back as it was, and a tool
+// with neither keeps the bytes it had before they existed.
+func TestToolExtraAndDeprecatedAreStoredOnlyWhenPresent(t *testing.T) {
+	plain := sampleTool()
+	plainBytes, err := plain.MarshalMsg(nil)
+	require.NoError(t, err)
+
+	for _, tc := range []struct {
+		name string
+		edit func(*catalog.Tool)
+	}{
+		{"extra", func(tool *catalog.Tool) { tool.Extra = "returns the temperature in celsius" }},
+		{"deprecated", func(tool *catalog.Tool) { tool.Deprecated = true }},
+		{"both with an original", func(tool *catalog.Tool) {
+			tool.Extra, tool.Deprecated = "weather forecast", true
+			tool.Original = catalog.RawJSON(`{"name":"get_weather"}`)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tool := sampleTool()
+			tc.edit(&tool)
+			b, err := tool.MarshalMsg([]byte("prefix"))
+			require.NoError(t, err)
+			require.Equal(t, "prefix", string(b[:6]))
+			require.LessOrEqual(t, len(b)-6, tool.Msgsize())
+			n, _, err := msgp.ReadArrayHeaderBytes(b[6:])
+			require.NoError(t, err)
+			require.EqualValues(t, 17, n)
+
+			var back catalog.Tool
+			rest, err := back.UnmarshalMsg(b[6:])
+			require.NoError(t, err)
+			require.Empty(t, rest)
+			require.Equal(t, tool.Extra, back.Extra)
+			require.Equal(t, tool.Deprecated, back.Deprecated)
+			require.Equal(t, string(tool.Original), string(back.Original))
+			require.Equal(t, tool.Description, back.Description)
+
+			again, err := back.MarshalMsg(nil)
+			require.NoError(t, err)
+			require.Equal(t, b[6:], again, "a decoded tool re-encodes to the same bytes")
+		})
+	}
+
+	var back catalog.Tool
+	_, err = back.UnmarshalMsg(plainBytes)
+	require.NoError(t, err)
+	require.Empty(t, back.Extra)
+	require.False(t, back.Deprecated)
+}
