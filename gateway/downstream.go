@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -79,7 +80,7 @@ func (d *downstream) run(ctx context.Context) {
 		d.setDown(err)
 		d.markReady()
 		wait := d.backoff.delay(attempt)
-		d.log.Warn("server down; restarting", "error", err.Error(), "in", wait.String())
+		d.log.Warn("server down; restarting", "error", statusText(err), "in", wait.String())
 		select {
 		case <-ctx.Done():
 			return
@@ -214,6 +215,9 @@ func (d *downstream) list(ctx context.Context, session *mcp.ClientSession) ([]*m
 		if err != nil {
 			return nil, fmt.Errorf("tools/list: %w", err)
 		}
+		for _, t := range result.Tools {
+			cleanTool(t)
+		}
 		tools = append(tools, result.Tools...)
 		if result.NextCursor == "" {
 			return tools, nil
@@ -249,7 +253,7 @@ func (d *downstream) setDown(err error) {
 	d.mu.Lock()
 	wasUp := d.session != nil
 	d.session, d.tools = nil, nil
-	d.status = "down: " + err.Error()
+	d.status = "down: " + statusText(err)
 	if wasUp {
 		d.restarts++
 	}
@@ -280,7 +284,8 @@ func (d *downstream) call(ctx context.Context, name string, arguments any) (*mcp
 	if err != nil && errors.Is(callCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
 		return nil, &timeoutError{server: d.cfg.Name, tool: name, after: d.timeout}
 	}
-	return result, err
+	cleanResult(result)
+	return result, shown(err)
 }
 
 type unavailableError struct{ server, status string }
@@ -300,12 +305,14 @@ func (e *timeoutError) Error() string {
 
 // transport makes the SDK transport for the server: a child process whose
 // stderr lines are logged under the server's name, or a streamable HTTP
-// client that adds the configured headers.
+// client (httpclient.go: headers for the server's origin only, capped
+// bodies). Both repair tools/list answers before the SDK decodes them
+// (repair.go).
 func (d *downstream) transport() (mcp.Transport, error) {
 	if !d.cfg.Stdio() {
 		return &mcp.StreamableClientTransport{
 			Endpoint:   d.cfg.URL,
-			HTTPClient: &http.Client{Transport: &headerTransport{headers: d.cfg.Headers, base: http.DefaultTransport}},
+			HTTPClient: newHTTPClient(d.cfg, d.log, http.DefaultTransport),
 			MaxRetries: 2,
 		}, nil
 	}
@@ -321,37 +328,46 @@ func (d *downstream) transport() (mcp.Transport, error) {
 		return nil, err
 	}
 	go d.logStderr(stderr)
-	return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil
+	return &repairingTransport{
+		Transport: &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second},
+		log:       d.log,
+	}, nil
 }
 
 // maxStderrLine caps one logged line of a child's stderr.
 const maxStderrLine = 4096
 
+// logStderr logs a child's stderr a line at a time, and reads it to the
+// end whatever it holds: a child whose stderr pipe is not read blocks on
+// its next write, and stops answering. A line longer than maxStderrLine is
+// logged cut, and the rest of it read and thrown away as it comes, so
+// memory stays bounded by the reader's buffer however long a line is.
 func (d *downstream) logStderr(r io.Reader) {
-	scanner := bufio.NewScanner(r)
-	scanner.Buffer(make([]byte, 0, 4096), 1<<20)
-	for scanner.Scan() {
-		line := scanner.Text()
-		if len(line) > maxStderrLine {
-			line = line[:maxStderrLine] + "…"
+	reader := bufio.NewReaderSize(r, maxStderrLine)
+	var line []byte
+	cut := false // the line being read passed maxStderrLine
+	for {
+		piece, err := reader.ReadSlice('\n')
+		if !cut {
+			line = append(line, piece...)
+			if len(line) > maxStderrLine {
+				line, cut = line[:maxStderrLine], true
+			}
 		}
-		d.log.Info("stderr", "line", line)
-	}
-}
-
-type headerTransport struct {
-	headers map[string]string
-	base    http.RoundTripper
-}
-
-func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if len(t.headers) > 0 {
-		req = req.Clone(req.Context())
-		for _, k := range sortedKeys(t.headers) {
-			req.Header.Set(k, t.headers[k])
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue // the same line goes on
+		}
+		if text := strings.TrimRight(string(line), "\r\n"); text != "" || cut {
+			if cut {
+				text = strings.ToValidUTF8(text, "") + "…"
+			}
+			d.log.Info("stderr", "line", text)
+		}
+		line, cut = line[:0], false
+		if err != nil {
+			return
 		}
 	}
-	return t.base.RoundTrip(req)
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -1,0 +1,39 @@
+package gateway
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Each hostile string a downstream server can put in a description, title
+// or error text, and what the agent is shown instead.
+func TestCleanText(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Read a file", "Read a file"},
+		{"line one\n\tline two", "line one\n\tline two"},
+		{"\x1b[31mred\x1b[0m text", "red text"},
+		{"\x1b[2K\x1b[1Ahidden", "hidden"},                                 // erase line, cursor up
+		{"\x1b]0;window title\x07after", "after"},                          // OSC ended by BEL
+		{"\x1b]8;;http://evil\x1b\\link\x1b]8;;\x1b\\", "link"},            // OSC 8 hyperlink ended by ST
+		{"a\x1bPpayload\x1b\\b", "ab"},                                     // DCS
+		{"\u009b31mred", "red"},                                            // C1 CSI
+		{"safe\u202Eexe.txt", "safeexe.txt"},                               // right-to-left override
+		{"ig\u200Bnore\u200D\uFEFF all", "ignore all"},                     // zero-width
+		{"\u2066isolate\u2069", "isolate"},                                 // bidi isolates
+		{"tag\U000E0041\U000E0042s", "tags"},                               // tag characters
+		{"bell\a back\bspace\rcr\x00nul\x7fdel", "bell backspacecrnuldel"}, // C0 and DEL
+		{"sep\u2028arator", "separator"},
+		{"bad \xff utf8", "bad \uFFFD utf8"},
+		{"unterminated \x1b]0;title", "unterminated "},
+		{"ESC at end \x1b", "ESC at end "},
+		{"Grüße, 日本語, émoji 🙂", "Grüße, 日本語, émoji 🙂"},
+	} {
+		require.Equal(t, c.want, cleanText(c.in), "%q", c.in)
+	}
+}
+
+func TestCleanTextKeepsCleanStrings(t *testing.T) {
+	s := "Read the complete contents of a file, as text.\n"
+	require.Equal(t, 0.0, testing.AllocsPerRun(100, func() { _ = cleanText(s) }))
+}
