@@ -19,7 +19,6 @@ package gateway
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -190,12 +189,6 @@ func (g *Gateway) Close() {
 // Server is the upstream MCP server, for a transport of the caller's
 // choice (tests connect an in-memory client to it).
 func (g *Gateway) Server() *mcp.Server { return g.server }
-
-// ServeStdio serves one MCP session over r and w (the process's stdin and
-// stdout) until the client disconnects or ctx ends.
-func (g *Gateway) ServeStdio(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
-	return g.server.Run(ctx, &mcp.IOTransport{Reader: r, Writer: w})
-}
 
 // HTTPHandler serves MCP over streamable HTTP, every session from the same
 // server and engine. The SDK refuses requests to a loopback address that
