@@ -12,7 +12,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mtibben/confusables"
+
+	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/importer/native"
+	"github.com/toolsift/toolsift/core/text"
 )
 
 // Config is the gateway's list of downstream servers, read from the file
@@ -46,7 +50,8 @@ type ServerConfig struct {
 	// agent may do.
 	AllowDestructive bool
 	// Timeout bounds every request to this server (initialize, tools/list,
-	// tools/call); 0 means the gateway's default.
+	// tools/call); 0 means the gateway's default. "timeoutSeconds" must be
+	// within MinTimeout and MaxTimeout.
 	Timeout time.Duration
 }
 
@@ -65,6 +70,15 @@ func configErrorf(format string, args ...any) error {
 
 // maxConfigBytes bounds what LoadConfig reads: a config is a few kilobytes.
 const maxConfigBytes = 4 << 20
+
+// The bounds of a server's "timeoutSeconds": below MinTimeout not even
+// initialize can answer, and past MaxTimeout a stuck call holds its
+// caller for more than a day. A value outside them is a mistake the
+// gateway names rather than one it silently replaces.
+const (
+	MinTimeout = 100 * time.Millisecond
+	MaxTimeout = 24 * time.Hour
+)
 
 // LoadConfig reads and parses a config file.
 func LoadConfig(path string) (*Config, error) {
@@ -86,11 +100,25 @@ func LoadConfig(path string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A relative "cwd" is the config file's folder's, so that a config
-	// beside its servers works from anywhere.
-	dir := filepath.Dir(path)
+	// A relative "cwd" is the config file's folder's, and so is a relative
+	// "command" path (one with a slash) given without "cwd", so that a
+	// config beside its servers works from any folder the gateway is
+	// started in. With "cwd", a relative command is relative to it (as
+	// os/exec does); a bare name ("npx") is looked up in PATH.
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, configErrorf("%v", err)
+	}
+	dir := filepath.Dir(abs)
 	for i := range cfg.Servers {
-		if s := &cfg.Servers[i]; s.Stdio() && s.Cwd != "" && !filepath.IsAbs(s.Cwd) {
+		s := &cfg.Servers[i]
+		if !s.Stdio() {
+			continue
+		}
+		if s.Cwd == "" && !filepath.IsAbs(s.Command) && strings.ContainsRune(filepath.ToSlash(s.Command), '/') {
+			s.Command = filepath.Join(dir, s.Command)
+		}
+		if s.Cwd != "" && !filepath.IsAbs(s.Cwd) {
 			s.Cwd = filepath.Join(dir, s.Cwd)
 		}
 	}
@@ -135,6 +163,7 @@ func ParseConfig(data []byte) (*Config, error) {
 	}
 	cfg := &Config{}
 	products := map[string]string{} // product ID → server name, to refuse two that collide
+	looks := map[string]string{}    // look-alike key → server name
 	for _, name := range slices.Sorted(maps.Keys(entries)) {
 		var raw rawServer
 		dec := json.NewDecoder(bytes.NewReader(entries[name]))
@@ -153,6 +182,11 @@ func ParseConfig(data []byte) (*Config, error) {
 			return nil, configErrorf("servers %q and %q would both be product %q in the catalog (a '.' becomes '_'): rename one", other, name, id)
 		}
 		products[id] = name
+		key := lookalikeName(name)
+		if other, taken := looks[key]; taken {
+			return nil, configErrorf("servers %q and %q look alike (the same after case folding and mapping confusable letters): rename one, so that an agent told one cannot be given the other", other, name)
+		}
+		looks[key] = name
 		cfg.Servers = append(cfg.Servers, server)
 	}
 	if len(cfg.Servers) == 0 {
@@ -167,10 +201,13 @@ func checkServer(name string, raw rawServer) (ServerConfig, error) {
 		URL: raw.URL, Headers: raw.Headers, AllowDestructive: raw.AllowDestructive,
 	}
 	switch {
+	case text.CheckUnsafeStrict(name) != text.Safe || strings.ContainsAny(name, "\t\n"):
+		return s, configErrorf("server name %q holds a control, bidi, zero-width or other invisible character", name)
 	case strings.TrimSpace(name) == "" || strings.TrimSpace(name) != name:
 		return s, configErrorf("server name %q: empty or with surrounding spaces", name)
-	case raw.TimeoutSeconds < 0:
-		return s, configErrorf("server %q: timeoutSeconds must not be negative", name)
+	case raw.TimeoutSeconds != 0 && (raw.TimeoutSeconds < MinTimeout.Seconds() || raw.TimeoutSeconds > MaxTimeout.Seconds()):
+		return s, configErrorf("server %q: timeoutSeconds %g is outside %g to %g (leave it out for the gateway's default)",
+			name, raw.TimeoutSeconds, MinTimeout.Seconds(), MaxTimeout.Seconds())
 	case raw.Command != "" && raw.URL != "":
 		return s, configErrorf(`server %q: give "command" (stdio) or "url" (streamable HTTP), not both`, name)
 	case raw.Command == "" && raw.URL == "":
@@ -203,4 +240,14 @@ func checkServer(name string, raw rawServer) (ServerConfig, error) {
 		return s, configErrorf(`server %q: "headers" belong to a "url" server`, name)
 	}
 	return s, nil
+}
+
+// lookalikeName is what a server name looks like: catalog.LookalikeKey
+// (invisible characters removed, NFKC, case folded), then the Unicode
+// confusable skeleton (UTS #39) of its lower case, so that "gіthub" with a
+// Cyrillic і, "GitHub" and "github" are one name. Two servers with one
+// look would show an agent two sources it cannot tell apart.
+func lookalikeName(name string) string {
+	folded := strings.ToLower(catalog.LookalikeKey(name))
+	return catalog.LookalikeKey(confusables.Skeleton(folded))
 }
