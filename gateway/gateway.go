@@ -20,7 +20,6 @@ package gateway
 import (
 	"context"
 	"log/slog"
-	"net/http"
 	"os"
 	"sync"
 	"time"
@@ -189,13 +188,6 @@ func (g *Gateway) Close() {
 // Server is the upstream MCP server, for a transport of the caller's
 // choice (tests connect an in-memory client to it).
 func (g *Gateway) Server() *mcp.Server { return g.server }
-
-// HTTPHandler serves MCP over streamable HTTP, every session from the same
-// server and engine. The SDK refuses requests to a loopback address that
-// carry another Host header (DNS rebinding).
-func (g *Gateway) HTTPHandler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.server }, nil)
-}
 
 // ServerStatus is one downstream server's state, as the status lines of
 // search_tools show it.

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -29,6 +30,8 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	expose := fs.String("expose", "none", "none, or found: add the tools a search returns to the gateway's own tools/list")
 	timeout := fs.Duration("timeout", 30*time.Second, "bound on every request to a downstream server (a server's timeoutSeconds overrides it)")
 	startupWait := fs.Duration("startup-wait", 0, "how long to wait for the servers' tool lists before serving (0: --timeout)")
+	allowOrigin := fs.String("allow-origin", "", "with --listen: browser origins (scheme://host:port, comma-separated) whose requests are served; any other Origin is refused")
+	sessionIdle := fs.Duration("session-idle", 30*time.Minute, "with --listen: close a session idle this long (negative: never)")
 	var common engineFlags
 	fs.StringVar(&common.cacheDir, "cache-dir", defaultCacheDir(), `where compiled module code is cached between runs ("" disables the cache)`)
 	common.registerMemoryLimit(fs)
@@ -41,6 +44,19 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *expose != "none" && *expose != "found" {
 		return printError(stderr, wire.Validation("invalid_flag", fmt.Sprintf("--expose %q: want none or found", *expose)))
+	}
+	var origins []string
+	if *allowOrigin != "" {
+		for _, o := range strings.Split(*allowOrigin, ",") {
+			o = strings.TrimSpace(o)
+			if err := gateway.CheckOrigin(o); err != nil {
+				return printError(stderr, wire.Validation("invalid_flag", "--allow-origin: "+err.Error()))
+			}
+			origins = append(origins, o)
+		}
+	}
+	if *sessionIdle == 0 {
+		return printError(stderr, wire.Validation("invalid_flag", "--session-idle 0: give a duration, or a negative one for never"))
 	}
 	if *listen != "" {
 		if err := loopbackOnly(*listen); err != nil {
@@ -69,7 +85,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *listen == "" {
 		err = g.ServeStdio(ctx, io.NopCloser(stdin), nopWriteCloser{stdout})
 	} else {
-		err = serveHTTP(ctx, *listen, g.HTTPHandler(), stderr)
+		err = serveHTTP(ctx, *listen, g.HTTPHandlerWith(gateway.HTTPOptions{AllowedOrigins: origins, SessionIdle: *sessionIdle}), stderr)
 	}
 	if err != nil && ctx.Err() == nil {
 		return fail(stderr, stage("serve", "", err))
@@ -98,7 +114,9 @@ func serveHTTP(ctx context.Context, addr string, handler http.Handler, stderr io
 	if err != nil {
 		return err
 	}
-	server := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	// Slow headers and idle keep-alive connections are the server's to
+	// bound; slow bodies are the handler's (408).
+	server := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	fmt.Fprintf(stderr, "wasmhost mcp: serving streamable HTTP on http://%s/\n", ln.Addr())
 	done := make(chan error, 1)
 	go func() { done <- server.Serve(ln) }()

@@ -119,3 +119,18 @@ func TestMCPStdioSurvivesBadLines(t *testing.T) {
 		t.Fatal("wasmhost mcp did not exit when its stdin closed")
 	}
 }
+
+func TestMCPHTTPFlags(t *testing.T) {
+	config := filepath.Join(t.TempDir(), "servers.json")
+	require.NoError(t, os.WriteFile(config, []byte(`{"mcpServers": {"a": {"command": "x"}}}`), 0o644))
+	for _, args := range [][]string{
+		{"--allow-origin", "http://localhost:6274/path"},
+		{"--allow-origin", "localhost:6274"},
+		{"--allow-origin", "http://a.test,ftp://b.test"},
+		{"--session-idle", "0s"},
+	} {
+		code, _, stderr := runCLI(t, "", append([]string{"mcp", "--config", config, "--listen", "127.0.0.1:0"}, args...)...)
+		require.Equal(t, 3, code, "%v: %s", args, stderr)
+		require.Contains(t, stderr, `"reason":"invalid_flag"`, "%v", args)
+	}
+}
