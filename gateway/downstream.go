@@ -314,6 +314,9 @@ func (d *downstream) transport() (mcp.Transport, error) {
 			Endpoint:   d.cfg.URL,
 			HTTPClient: newHTTPClient(d.cfg, d.log, http.DefaultTransport),
 			MaxRetries: 2,
+			// Explicit: the SDK (v1.8.0) documents 0 as its 16 MiB default
+			// but passes 0 on to its event reader, where it means no cap.
+			MaxEventSize: mcp.DefaultMaxEventSize,
 		}, nil
 	}
 	cmd := exec.Command(d.cfg.Command, d.cfg.Args...)

@@ -232,15 +232,25 @@ func TestLongStderrLineDoesNotBlockTheChild(t *testing.T) {
 
 // Attack: a url server answers with an endless JSON body. The gateway read
 // it whole (1.5 GB → 2.8 GB RSS); now the read stops at MaxResponseBody.
+// An endless event of an event stream stops at the SDK's 16 MiB.
 func TestEndlessResponseBodyIsCapped(t *testing.T) {
+	t.Run("json", func(t *testing.T) {
+		endlessBody(t, "application/json", `{"jsonrpc":"2.0","id":1,"result":{"padding":"`, "larger than 64 MiB", gateway.MaxResponseBody)
+	})
+	t.Run("event-stream", func(t *testing.T) {
+		endlessBody(t, "text/event-stream", `data: {"jsonrpc":"2.0","id":1,"result":{"padding":"`, "exceeded 16777216 bytes", mcp.DefaultMaxEventSize)
+	})
+}
+
+func endlessBody(t *testing.T, contentType, start, reason string, limit int64) {
 	var written atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.WriteHeader(http.StatusMethodNotAllowed)
 			return
 		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"padding":"`)
+		w.Header().Set("Content-Type", contentType)
+		_, _ = io.WriteString(w, start)
 		chunk := []byte(strings.Repeat("a", 1<<20))
 		for written.Load() < 1<<30 {
 			n, err := w.Write(chunk)
@@ -255,9 +265,9 @@ func TestEndlessResponseBodyIsCapped(t *testing.T) {
 		gateway.Options{Timeout: 20 * time.Second, StartupWait: 20 * time.Second})
 	st := statusOf(s.g, "endless")
 	require.False(t, st.Up)
-	require.Contains(t, st.Status, "larger than 64 MiB")
+	require.Contains(t, st.Status, reason)
 	// What the server could write is the cap plus the sockets' buffers.
-	require.Less(t, written.Load(), int64(gateway.MaxResponseBody+32<<20), "bytes the server wrote")
+	require.Less(t, written.Load(), limit+32<<20, "bytes the server wrote")
 }
 
 // Attack: a url server redirects to another host, hoping for the
