@@ -52,10 +52,12 @@ func cleanText(s string) string {
 func isClean(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= utf8.RuneSelf {
-			for _, r := range s[i:] {
-				if r == utf8.RuneError || dropRune(r) || r == 0x9B || r == 0x9D || r == 0x90 {
-					return false
+			for j := i; j < len(s); {
+				r, size := utf8.DecodeRuneInString(s[j:])
+				if (r == utf8.RuneError && size == 1) || dropRune(r) {
+					return false // invalid UTF-8, or a character to strip
 				}
+				j += size
 			}
 			return true
 		} else if c == 0x1B || (c < 0x20 && c != '\t' && c != '\n') || c == 0x7F {
