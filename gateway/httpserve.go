@@ -87,11 +87,22 @@ type httpGuard struct {
 }
 
 func (h *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if origin := r.Header.Get("Origin"); origin != "" && !h.allowed[strings.ToLower(origin)] {
+	origin := r.Header.Get("Origin")
+	if origin != "" && !h.allowed[strings.ToLower(origin)] {
 		http.Error(w, fmt.Sprintf("cross-origin request refused: Origin %q is not allowed (wasmhost mcp --allow-origin)", origin), http.StatusForbidden)
 		return
 	}
-	if r.Header.Get("Origin") == "" {
+	if origin != "" {
+		// An allowed origin is a browser client the operator chose: it
+		// gets the CORS answers without which its browser would not let
+		// it read a response or send MCP's headers.
+		allowCORS(w.Header(), origin)
+		if r.Method == http.MethodOptions {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+	}
+	if origin == "" {
 		// A browser that sends no Origin still names a request from
 		// another site (a navigation, a form) in Sec-Fetch-Site.
 		if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" || site == "same-site" {
@@ -137,4 +148,15 @@ func readBody(w http.ResponseWriter, r *http.Request, timeout time.Duration) ([]
 		return nil, http.StatusRequestEntityTooLarge
 	}
 	return body, 0
+}
+
+// allowCORS sets the headers that let a page of origin use the endpoint:
+// MCP's methods, and the session and protocol headers both ways.
+func allowCORS(h http.Header, origin string) {
+	h.Set("Access-Control-Allow-Origin", origin)
+	h.Add("Vary", "Origin")
+	h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE")
+	h.Set("Access-Control-Allow-Headers", "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID")
+	h.Set("Access-Control-Expose-Headers", "Mcp-Session-Id, Mcp-Protocol-Version")
+	h.Set("Access-Control-Max-Age", "600")
 }

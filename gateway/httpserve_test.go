@@ -53,6 +53,27 @@ func TestHTTPRefusesCrossOriginRequests(t *testing.T) {
 	require.Equal(t, http.StatusForbidden, resp.StatusCode)
 	resp = post(t, srv.URL, initializeBody, map[string]string{"Origin": "http://LOCALHOST:6274"})
 	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Equal(t, "http://LOCALHOST:6274", resp.Header.Get("Access-Control-Allow-Origin"))
+	require.Contains(t, resp.Header.Get("Access-Control-Expose-Headers"), "Mcp-Session-Id")
+
+	// A browser's preflight: answered for an allowed origin only.
+	for origin, status := range map[string]int{"http://localhost:6274": http.StatusNoContent, "http://evil.example": http.StatusForbidden} {
+		req, err := http.NewRequest(http.MethodOptions, srv.URL, nil)
+		require.NoError(t, err)
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Access-Control-Request-Method", "POST")
+		req.Header.Set("Access-Control-Request-Headers", "content-type, mcp-session-id")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, status, resp.StatusCode, origin)
+		if status == http.StatusNoContent {
+			require.Equal(t, origin, resp.Header.Get("Access-Control-Allow-Origin"))
+			require.Contains(t, resp.Header.Get("Access-Control-Allow-Headers"), "Mcp-Session-Id")
+		} else {
+			require.Empty(t, resp.Header.Get("Access-Control-Allow-Origin"))
+		}
+	}
 
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "http", Version: "1"}, nil).
 		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
