@@ -245,9 +245,15 @@ func isToolsList(req *http.Request) (bool, error) {
 		return false, err
 	}
 	defer body.Close()
-	data, err := io.ReadAll(io.LimitReader(body, MaxResponseBody))
+	// A tools/list request holds a cursor at most: a larger body (a
+	// tools/call's arguments) is not one, and is not copied whole.
+	const maxListRequest = 64 << 10
+	data, err := io.ReadAll(io.LimitReader(body, maxListRequest+1))
 	if err != nil {
 		return false, err
+	}
+	if len(data) > maxListRequest {
+		return false, nil
 	}
 	var head struct {
 		Method string `json:"method"`
