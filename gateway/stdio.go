@@ -70,6 +70,9 @@ func filterLines(r io.Reader, pass io.Writer, out io.Writer) error {
 	reader := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, tooLong, err := readLine(reader)
+		// A byte-order mark (some Windows tools write one before their
+		// first line) is no part of the message.
+		line = bytes.TrimPrefix(line, []byte("\uFEFF"))
 		if len(line) > 0 || tooLong {
 			if reply := checkLine(line, tooLong); reply != nil {
 				if _, werr := out.Write(reply); werr != nil {

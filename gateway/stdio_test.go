@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -26,4 +27,14 @@ func TestCheckLineDepthBound(t *testing.T) {
 	require.Nil(t, checkLine([]byte(`{"jsonrpc":"2.0","id":3,"result":{}}`), false))
 	require.Equal(t, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"a JSON-RPC message is a JSON object"}}`+"\n",
 		string(checkLine([]byte(`"hello"`), false)))
+}
+
+// filterLines passes good lines on (a byte-order mark removed), answers
+// bad ones, and skips blank ones.
+func TestFilterLines(t *testing.T) {
+	in := "\uFEFF{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n\n  \n42\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"
+	var pass, out bytes.Buffer
+	require.NoError(t, filterLines(strings.NewReader(in), &pass, &out))
+	require.Equal(t, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n", pass.String())
+	require.Equal(t, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"a JSON-RPC message is a JSON object"}}`+"\n", out.String())
 }
