@@ -73,7 +73,7 @@ func filterLines(r io.Reader, pass io.Writer, out io.Writer) error {
 		// A byte-order mark (some Windows tools write one before their
 		// first line) is no part of the message.
 		line = bytes.TrimPrefix(line, []byte("\uFEFF"))
-		if len(line) > 0 || tooLong {
+		if len(bytes.TrimSpace(line)) > 0 || tooLong { // a blank line is no message
 			if reply := checkLine(line, tooLong); reply != nil {
 				if _, werr := out.Write(reply); werr != nil {
 					return werr
