@@ -132,7 +132,10 @@ var urlPattern = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s"'<>\x60]+`)
 // only.
 func redactURLs(s string) string {
 	return urlPattern.ReplaceAllStringFunc(s, func(m string) string {
-		u, err := url.Parse(m)
+		// Punctuation after a URL in a sentence is the sentence's.
+		trimmed := strings.TrimRight(m, ").,;:]}!?")
+		tail := m[len(trimmed):]
+		u, err := url.Parse(trimmed)
 		if err != nil || u.Host == "" {
 			// Not a URL Go can read: keep the scheme only, since what
 			// follows it may still be a secret.
@@ -141,7 +144,7 @@ func redactURLs(s string) string {
 			}
 			return "…"
 		}
-		return originOf(u)
+		return originOf(u) + tail
 	})
 }
 

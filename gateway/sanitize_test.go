@@ -37,3 +37,18 @@ func TestCleanTextKeepsCleanStrings(t *testing.T) {
 	s := "Read the complete contents of a file, as text.\n"
 	require.Equal(t, 0.0, testing.AllocsPerRun(100, func() { _ = cleanText(s) }))
 }
+
+// Every URL in a message is cut to its origin; the message around it stays.
+func TestRedactURLs(t *testing.T) {
+	for in, want := range map[string]string{
+		`Post "http://127.0.0.1:8931/tok-SECRET/mcp?api_key=SECRET": dial tcp: refused`:      `Post "http://127.0.0.1:8931": dial tcp: refused`,
+		`redirected from https://a.test to another origin (https://b.test:8443/x?k=SECRET).`: `redirected from https://a.test to another origin (https://b.test:8443).`,
+		`see https://user:SECRET@Example.COM/path, then retry`:                               `see https://example.com, then retry`,
+		`no url here: 10:30`:     `no url here: 10:30`,
+		`bad http://[::1/SECRET`: `bad http://…`,
+	} {
+		got := redactURLs(in)
+		require.Equal(t, want, got)
+		require.NotContains(t, got, "SECRET")
+	}
+}
