@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -108,6 +109,15 @@ func TestMCPStdioSurvivesBadLines(t *testing.T) {
 	require.EqualValues(t, 2, m["id"], "%v", m)
 	tools := m["result"].(map[string]any)["tools"].([]any)
 	require.Len(t, tools, 3)
+
+	// Mid-session too: a bad line, then a tool call on the same session.
+	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_tools","arguments":{"query":"x"}}} {`)
+	m = answer()
+	require.Nil(t, m["id"])
+	send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"search_tools","arguments":{"query":"x"}}}`)
+	m = answer()
+	require.EqualValues(t, 4, m["id"], "%v", m)
+	require.Contains(t, fmt.Sprint(m["result"]), "catalog_empty", "the down server's catalog is empty, and says so")
 
 	require.NoError(t, stdin.Close())
 	done := make(chan error, 1)
