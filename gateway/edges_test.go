@@ -237,6 +237,23 @@ func TestEndlessResponseBodyIsCapped(t *testing.T) {
 	t.Run("json", func(t *testing.T) {
 		endlessBody(t, "application/json", `{"jsonrpc":"2.0","id":1,"result":{"padding":"`, "larger than 64 MiB", gateway.MaxResponseBody)
 	})
+	t.Run("declared-length", func(t *testing.T) {
+		// Headers that announce 1 GiB, then nothing: refused at once,
+		// without waiting for a byte of the body.
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Length", fmt.Sprint(1<<30))
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		}))
+		t.Cleanup(srv.Close)
+		started := time.Now()
+		s := startGateway(t, []gateway.ServerConfig{{Name: "endless", URL: srv.URL + "/mcp"}},
+			gateway.Options{Timeout: 20 * time.Second, StartupWait: 20 * time.Second})
+		require.Contains(t, statusOf(s.g, "endless").Status, "larger than 64 MiB")
+		require.Less(t, time.Since(started), 10*time.Second)
+	})
 	t.Run("event-stream", func(t *testing.T) {
 		endlessBody(t, "text/event-stream", `data: {"jsonrpc":"2.0","id":1,"result":{"padding":"`, "exceeded 16777216 bytes", mcp.DefaultMaxEventSize)
 	})

@@ -80,6 +80,11 @@ func (t *downstreamTransport) RoundTrip(req *http.Request) (*http.Response, erro
 	}
 	eventStream := strings.HasPrefix(strings.ToLower(resp.Header.Get("Content-Type")), "text/event-stream")
 	if !eventStream {
+		if resp.ContentLength > MaxResponseBody {
+			// Declared too large: refused before a byte of it is read.
+			_ = resp.Body.Close()
+			return nil, errBodyTooLarge
+		}
 		resp.Body = &cappedBody{ReadCloser: resp.Body, left: MaxResponseBody}
 	}
 	if listing && resp.StatusCode == http.StatusOK {
