@@ -82,7 +82,8 @@ func dropRune(r rune) bool {
 
 // escapeLength is the length of the escape sequence at the start of s
 // (s[0] is ESC): ESC [ … final byte (CSI), ESC ] … BEL or ST (OSC), ESC P,
-// X, ^ or _ … ST (string commands), or ESC and one more character.
+// X, ^ or _ … ST (string commands), ESC, intermediates and a final byte
+// (nF), or ESC and one more character.
 func escapeLength(s string) int {
 	if len(s) < 2 {
 		return len(s)
@@ -94,6 +95,18 @@ func escapeLength(s string) int {
 		return 2 + sequenceBody(s[2:], 0x9D)
 	case 'P', 'X', '^', '_':
 		return 2 + sequenceBody(s[2:], 0x90)
+	}
+	if s[1] >= 0x20 && s[1] <= 0x2F {
+		// nF: intermediate bytes, then one final byte (ESC ( B selects
+		// a character set).
+		i := 1
+		for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2F {
+			i++
+		}
+		if i < len(s) && s[i] >= 0x30 && s[i] <= 0x7E {
+			i++
+		}
+		return i
 	}
 	_, size := utf8.DecodeRuneInString(s[1:])
 	return 1 + size

@@ -27,6 +27,7 @@ func TestCleanText(t *testing.T) {
 		{"bad \xff utf8", "bad \uFFFD utf8"},
 		{"unterminated \x1b]0;title", "unterminated "},
 		{"ESC at end \x1b", "ESC at end "},
+		{"\x1b(Bcharset \x1b#8x \x1bc reset \x1b[?25lcursor", "charset x  reset cursor"},
 		{"Grüße, 日本語, émoji 🙂", "Grüße, 日本語, émoji 🙂"},
 	} {
 		require.Equal(t, c.want, cleanText(c.in), "%q", c.in)
