@@ -1,0 +1,144 @@
+package gateway
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsift/toolsift/core/importer"
+	mcpimport "github.com/toolsift/toolsift/core/importer/mcp"
+	"github.com/toolsift/toolsift/core/snapshot"
+)
+
+// Isolation. Each server's tools are imported and checked on their own,
+// so that one server (hostile, broken or merely huge) can only take its own
+// tools out of the catalog, never the others': its listing is capped while
+// it is read (listing.go), its import is tried alone, and the catalog's
+// byte budget leaves the largest server out first.
+
+// serverTools is one server's tools as a catalog took them: immutable, and
+// shared by every generation in which the server's list did not change.
+type serverTools struct {
+	d       *downstream
+	listing *listing
+	defs    map[string]*toolDef // by the tool's name on its server
+}
+
+// toolDef is one tool's definition as the server listed it.
+type toolDef struct {
+	tool   *mcp.Tool
+	hash   string     // SHA-256 of its JSON (listing.go)
+	schema toolSchema // its inputSchema, compiled on the first call
+}
+
+// importServers imports each server that is up on its own: those whose
+// list imports are the parts of the next catalog, the others are left out
+// with why. An import is cached by the list's digest, so a rebuild
+// re-imports only the servers that changed.
+func (g *Gateway) importServers() ([]*serverTools, []unavailable) {
+	var parts []*serverTools
+	var left []unavailable
+	imported := map[string]*serverTools{}
+	for _, d := range g.servers {
+		session, l, excluded := d.listed()
+		switch {
+		case session == nil:
+			continue // down: its status says why
+		case excluded != "":
+			left = append(left, unavailable{d.cfg.Name, excluded})
+			continue
+		case l == nil || len(l.tools) == 0:
+			continue
+		}
+		if cached := g.imported[d.cfg.Name]; cached != nil && cached.listing.digest == l.digest {
+			parts = append(parts, cached)
+			imported[d.cfg.Name] = cached
+			continue
+		}
+		p, err := importAlone(d, l)
+		if err != nil {
+			reason := "its tool list does not import: " + err.Error()
+			g.log.Warn("catalog: server left out", "server", d.cfg.Name, "why", reason)
+			left = append(left, unavailable{d.cfg.Name, reason})
+			continue
+		}
+		parts = append(parts, p)
+		imported[d.cfg.Name] = p
+	}
+	g.imported = imported
+	return parts, left
+}
+
+// importAlone runs the MCP importer over one server's list, as the catalog
+// build will (a tool it refuses is skipped there too, not fatal).
+func importAlone(d *downstream, l *listing) (*serverTools, error) {
+	data, err := AssembleCatalog(map[string][]*mcp.Tool{d.cfg.Name: l.tools})
+	if err != nil {
+		return nil, err
+	}
+	if _, _, _, err := importer.ImportWith(mcpimport.Format, data, importer.Options{}); err != nil {
+		return nil, err
+	}
+	p := &serverTools{d: d, listing: l, defs: make(map[string]*toolDef, len(l.tools))}
+	for i, t := range l.tools {
+		if p.defs[t.Name] == nil { // a name listed twice: the importer keeps the first
+			p.defs[t.Name] = &toolDef{tool: t, hash: l.hashes[i]}
+		}
+	}
+	return p, nil
+}
+
+// withinBudget leaves servers out, the largest first (the last in config
+// order among equals), until the parts' lists fit the catalog budget.
+func (g *Gateway) withinBudget(parts []*serverTools, left []unavailable) ([]*serverTools, []unavailable) {
+	total := 0
+	for _, p := range parts {
+		total += p.listing.bytes
+	}
+	for total > g.opts.CatalogBudget && len(parts) > 0 {
+		largest := 0
+		for i, p := range parts {
+			q := parts[largest]
+			if p.listing.bytes > q.listing.bytes || p.listing.bytes == q.listing.bytes && g.order(p.d.cfg.Name) > g.order(q.d.cfg.Name) {
+				largest = i
+			}
+		}
+		p := parts[largest]
+		reason := fmt.Sprintf("its tools (%d bytes) would take the catalog past its budget of %d bytes (the largest server is left out first)",
+			p.listing.bytes, g.opts.CatalogBudget)
+		g.log.Warn("catalog: server left out", "server", p.d.cfg.Name, "why", reason)
+		left = append(left, unavailable{p.d.cfg.Name, reason})
+		total -= p.listing.bytes
+		parts = slices.Delete(parts, largest, largest+1)
+	}
+	return parts, left
+}
+
+// buildsAlone builds each part's snapshot alone: the parts that fail are
+// left out (with why) and named in failed.
+func (g *Gateway) buildsAlone(parts []*serverTools, left []unavailable) (kept []*serverTools, _ []unavailable, failed []string) {
+	for _, p := range parts {
+		data, err := AssembleCatalog(map[string][]*mcp.Tool{p.d.cfg.Name: p.listing.tools})
+		if err == nil {
+			_, _, err = snapshot.FromCatalog(mcpimport.Format, data, importer.Options{})
+		}
+		if err != nil {
+			left = append(left, unavailable{p.d.cfg.Name, "its tools do not build into a catalog: " + err.Error()})
+			failed = append(failed, p.d.cfg.Name)
+			delete(g.imported, p.d.cfg.Name)
+			continue
+		}
+		kept = append(kept, p)
+	}
+	return kept, left, failed
+}
+
+// order is a server's place in the config file (0 first), for preferring
+// the first listed and for reporting in the file's order.
+func (g *Gateway) order(name string) int {
+	if i, ok := g.position[name]; ok {
+		return i
+	}
+	return len(g.position)
+}
