@@ -125,7 +125,7 @@ type Gateway struct {
 
 	imported map[string]*serverTools // guarded by buildMu: each server's last import (isolate.go)
 	position map[string]int          // a server's place in the config file
-	onSwap  func(*generation)
+	onSwap   func(*generation)
 
 	exposed exposedTools
 

@@ -46,6 +46,8 @@ func runChildServer(kind string) int {
 	case "hang-init":
 		_, _ = bytes.NewBuffer(nil).ReadFrom(os.Stdin)
 		return 0
+	case "hostile":
+		return runHostileServer()
 	case "steady":
 	default:
 		fmt.Fprintln(os.Stderr, "unknown kind", kind)
