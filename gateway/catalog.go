@@ -163,6 +163,7 @@ func (g *Gateway) publish(ctx context.Context, parts []*serverTools, left []unav
 		}
 	}
 	next.shadows = g.findShadows(next.routes)
+	g.logRaised(next.routes)
 	// The swap and the new routes are published together: call_tool never
 	// sees the engine of one catalog with the routes of another.
 	g.genMu.Lock()

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -151,4 +152,25 @@ func words(s string) []string {
 	}
 	flush()
 	return out
+}
+
+// logRaised logs the tools whose guard effect is riskier than their
+// annotations say (at most 20 named, sorted), so that an operator sees
+// what trusting a server would change.
+func (g *Gateway) logRaised(routes map[string]route) {
+	var raised []string
+	for path, r := range routes {
+		if r.effect != r.tool.Safety.Effect {
+			raised = append(raised, path+" ("+r.tool.Safety.Effect+" → "+r.effect+")")
+		}
+	}
+	if len(raised) == 0 {
+		return
+	}
+	slices.Sort(raised)
+	count := len(raised)
+	if len(raised) > 20 {
+		raised = append(raised[:20], "…")
+	}
+	g.log.Info("catalog: untrusted annotations not believed; the guard uses the effect the words give", "tools", count, "which", strings.Join(raised, ", "))
 }
