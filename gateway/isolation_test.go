@@ -63,8 +63,8 @@ func TestCatalogBudgetLeavesLargestOut(t *testing.T) {
 	cfg.Headers = map[string]string{"Authorization": "Bearer HEADERSECRET"}
 	s := startGateway(t, []gateway.ServerConfig{
 		childServer("a", "steady"),
-		hostileServer("mid", hostileSpec{Generate: 30, DescBytes: 1000}),   // about 33 KB
-		hostileServer("big", hostileSpec{Generate: 60, DescBytes: 1000}),   // about 66 KB
+		hostileServer("mid", hostileSpec{Generate: 30, DescBytes: 1000}),    // about 33 KB
+		hostileServer("big", hostileSpec{Generate: 60, DescBytes: 1000}),    // about 66 KB
 		hostileServer("giant", hostileSpec{Generate: 200, DescBytes: 1000}), // about 220 KB: over its own limit
 		cfg, // relay, about 85 KB
 	}, gateway.Options{Timeout: 10 * time.Second, MaxServerBytes: 100_000, CatalogBudget: 90_000})
