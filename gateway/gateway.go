@@ -123,9 +123,10 @@ type Gateway struct {
 	history history     // guarded by genMu: the recent catalogs (history.go)
 	dirty   chan struct{}
 
-	imported map[string]*serverTools // guarded by buildMu: each server's last import (isolate.go)
-	position map[string]int          // a server's place in the config file
-	onSwap   func(*generation)
+	imported     map[string]*serverTools  // guarded by buildMu: each server's last import (isolate.go)
+	importFailed map[string]importFailure // guarded by buildMu: lists that did not import
+	position     map[string]int           // a server's place in the config file
+	onSwap       func(*generation)
 
 	exposed exposedTools
 

@@ -40,6 +40,7 @@ func (g *Gateway) importServers() ([]*serverTools, []unavailable) {
 	var parts []*serverTools
 	var left []unavailable
 	imported := map[string]*serverTools{}
+	failedNow := map[string]importFailure{}
 	for _, d := range g.servers {
 		session, l, excluded := d.listed()
 		switch {
@@ -56,19 +57,29 @@ func (g *Gateway) importServers() ([]*serverTools, []unavailable) {
 			imported[d.cfg.Name] = cached
 			continue
 		}
+		if failed, ok := g.importFailed[d.cfg.Name]; ok && failed.digest == l.digest {
+			left = append(left, unavailable{d.cfg.Name, failed.reason})
+			failedNow[d.cfg.Name] = failed
+			continue
+		}
 		p, err := importAlone(d, l)
 		if err != nil {
 			reason := "its tool list does not import: " + err.Error()
 			g.log.Warn("catalog: server left out", "server", d.cfg.Name, "why", reason)
 			left = append(left, unavailable{d.cfg.Name, reason})
+			failedNow[d.cfg.Name] = importFailure{l.digest, reason}
 			continue
 		}
 		parts = append(parts, p)
 		imported[d.cfg.Name] = p
 	}
-	g.imported = imported
+	g.imported, g.importFailed = imported, failedNow
 	return parts, left
 }
+
+// importFailure is a list that did not import, kept so that the same list
+// is not imported again on every rebuild the other servers cause.
+type importFailure struct{ digest, reason string }
 
 // importAlone runs the MCP importer over one server's list, as the catalog
 // build will (a tool it refuses is skipped there too, not fatal).
