@@ -84,8 +84,8 @@ func (g *Gateway) rebuild(ctx context.Context) {
 	parts, left = g.withinBudget(parts, left)
 	for attempt := 0; ; attempt++ {
 		err := g.publish(ctx, parts, left)
-		if err == nil {
-			return
+		if err == nil || ctx.Err() != nil {
+			return // built, or the gateway is closing
 		}
 		// Was it one server after all? Each built alone says; those that
 		// fail alone are left out and the build tried once more.
