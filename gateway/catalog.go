@@ -80,8 +80,10 @@ func AssembleCatalog(lists map[string][]*mcp.Tool) ([]byte, error) {
 func (g *Gateway) rebuild(ctx context.Context) {
 	g.buildMu.Lock()
 	defer g.buildMu.Unlock()
+	began := time.Now()
 	parts, left := g.importServers()
 	parts, left = g.withinBudget(parts, left)
+	g.log.Debug("catalog: servers imported one by one", "took", time.Since(began).Round(time.Millisecond).String())
 	for attempt := 0; ; attempt++ {
 		err := g.publish(ctx, parts, left)
 		if err == nil || ctx.Err() != nil {

@@ -12,9 +12,16 @@
 // destructive tool only where the config allows it). Both sides speak MCP
 // through the official Go SDK.
 //
+// One server cannot take the others down: each server's list is read,
+// limited and imported on its own (isolate.go), a call is checked against
+// its own tool's definition rather than the whole catalog (history.go), and
+// an untrusted server's annotations and definitions are not simply believed
+// (trust.go, callpath.go, schema.go, shadow.go).
+//
 // Flow: config → downstream (one supervised client per server) → rebuild
-// (assemble, build natively, Swap) → generation (hashes and routes) →
-// the upstream handlers in server.go.
+// (each server alone, then assemble, build natively, Swap) → generation
+// (hashes and routes) → the upstream handlers in server.go, through
+// resolve and forward in callpath.go.
 package gateway
 
 import (
