@@ -55,8 +55,8 @@ var destructiveVerbs = []string{
 // leadingDestructive are words that make a tool destructive only as the
 // first word of its name or description, where they are the verb: "clear
 // the cache", but not "a clear summary".
-// ("format" and "empty" are left out: format_date and empty_trash read
-// alike, and the first is far more common.)
+// ("format" and "empty" are left out: format_date or empty_check are
+// more often readers than format_disk or empty_trash are tools.)
 var leadingDestructive = []string{"clear", "flush", "discard", "cancel", "evict"}
 
 // writeVerbs, as the first word of a name or a description, make a tool at
