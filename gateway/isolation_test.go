@@ -134,3 +134,18 @@ func TestFailedBuildRefusesUntilRebuilt(t *testing.T) {
 	r = call(t, s.client, "call_tool", now.args(map[string]any{"path": "relay.alpha"}))
 	require.Equal(t, "destructive_not_allowed", errorReason(t, r))
 }
+
+// A gateway whose only server is left out answers catalog_empty, naming
+// the server and why, never its URL.
+func TestOnlyServerLeftOutIsNamed(t *testing.T) {
+	relay := newChangingServer(t)
+	relay.add("beta", "Send a beta signal to the relay")
+	cfg := relay.config()
+	cfg.URL += "/mcp?api_key=SECRET123"
+	s := startGateway(t, []gateway.ServerConfig{cfg}, gateway.Options{Timeout: 10 * time.Second, MaxServerTools: 1})
+	r := call(t, s.client, "search_tools", map[string]any{"query": "signal"})
+	require.Equal(t, "catalog_empty", errorReason(t, r))
+	require.Contains(t, text(t, r, 0), "relay unavailable: lists more than 1 tools (the limit per server)")
+	require.NotContains(t, text(t, r, 0), "SECRET123")
+	require.NotContains(t, s.log.String(), "SECRET123", "the log names the server, not its URL")
+}
