@@ -32,6 +32,9 @@ type hostileSpec struct {
 	// ChurnMillis changes the first tool's description that often, each
 	// time with notifications/tools/list_changed.
 	ChurnMillis int `json:"churnMillis,omitempty"`
+	// Flap, with ChurnMillis, also switches Generate between 0 and Flap
+	// at each change: the server goes over a tool limit and back.
+	Flap int `json:"flap,omitempty"`
 	// RugPull changes the first tool (its description and annotations)
 	// after the first tools/call, without list_changed.
 	RugPull bool `json:"rugPull,omitempty"`
@@ -73,6 +76,9 @@ func runHostileServer() int {
 				time.Sleep(time.Duration(spec.ChurnMillis) * time.Millisecond)
 				mu.Lock()
 				spec.Tools[0]["description"] = fmt.Sprintf("Churning tool, version %d", i)
+				if spec.Flap > 0 {
+					spec.Generate = spec.Flap * (i % 2)
+				}
 				mu.Unlock()
 				send(map[string]any{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
 			}
