@@ -59,7 +59,7 @@ func (g *Gateway) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*m
 	if err != nil {
 		return errorResult(engineError(err)), nil
 	}
-	if shared := gen.shadows.byName[strings.TrimSpace(args.Query)]; len(shared) > 1 && len(args.Subqueries) == 0 {
+	if shared := gen.shadows.shared(args.Query); len(shared) > 1 && len(args.Subqueries) == 0 {
 		answer = preferExact(ctx, gen, answer, sr, shared)
 	}
 	if g.opts.ExposeFound {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/wire"
 )
 
@@ -21,19 +22,30 @@ import (
 // text of search answers, and a query that is exactly such a name answers
 // with the preferred server's tool first.
 
-// shadowing is a catalog's tools that share a name with another server's.
+// shadowing is a catalog's tools that share a name with another server's,
+// or a name that looks the same (catalog.LookalikeKey: case, width and
+// invisible characters aside).
 type shadowing struct {
 	// notes is the flag of each such tool, by canonical path.
 	notes map[string]string
-	// byName is each shared name's canonical paths, the preferred first.
+	// byName is each shared name's canonical paths, the preferred first, by
+	// the name's look-alike key.
 	byName map[string][]string
 }
 
-// findShadows groups a catalog's tools by their name on their server.
+// shared is the canonical paths of the tools named like query, the
+// preferred first, when several servers have one (nil otherwise).
+func (s shadowing) shared(query string) []string {
+	return s.byName[catalog.LookalikeKey(strings.TrimSpace(query))]
+}
+
+// findShadows groups a catalog's tools by what their name on their server
+// looks like.
 func (g *Gateway) findShadows(routes map[string]route) shadowing {
 	byName := map[string][]string{}
 	for path, r := range routes {
-		byName[r.name] = append(byName[r.name], path)
+		key := catalog.LookalikeKey(r.name)
+		byName[key] = append(byName[key], path)
 	}
 	s := shadowing{notes: map[string]string{}, byName: map[string][]string{}}
 	for _, name := range sortedNames(byName) {
@@ -64,19 +76,25 @@ func (g *Gateway) findShadows(routes map[string]route) shadowing {
 		}
 		for i, path := range paths {
 			r := routes[path]
-			copied := "name"
+			what := "the same name"
+			for _, other := range paths {
+				if other != path && routes[other].name != r.name {
+					what = "a look-alike name"
+				}
+			}
 			for _, other := range paths {
 				if other != path && routes[other].def.tool.Description == r.def.tool.Description {
-					copied = "name and description"
+					what += " and the same description"
+					break
 				}
 			}
 			if i == 0 {
-				s.notes[path] = fmt.Sprintf("shares its %s with %s; this one is from the server %s", copied,
+				s.notes[path] = fmt.Sprintf("has %s as %s; this one is from the server %s", what,
 					strings.Join(paths[1:], ", "), why)
 				continue
 			}
-			s.notes[path] = fmt.Sprintf("SHADOWS %s (same %s, from another server): prefer %s, whose server is %s",
-				paths[0], copied, paths[0], why)
+			s.notes[path] = fmt.Sprintf("SHADOWS %s (%s, from another server): prefer %s, whose server is %s",
+				paths[0], what, paths[0], why)
 		}
 	}
 	return s
