@@ -64,8 +64,10 @@ func (g *Gateway) importServers() ([]*serverTools, []unavailable) {
 		}
 		p, err := importAlone(d, l)
 		if err != nil {
-			reason := "its tool list does not import: " + err.Error()
-			g.log.Warn("catalog: server left out", "server", d.cfg.Name, "why", reason)
+			// The importer's message quotes the server's own text: it goes
+			// to the log, and the agent reads the gateway's words only.
+			reason := "its tool list does not import (the gateway's log says why)"
+			g.log.Warn("catalog: server left out: its tool list does not import", "server", d.cfg.Name, "error", err.Error())
 			left = append(left, unavailable{d.cfg.Name, reason})
 			failedNow[d.cfg.Name] = importFailure{l.digest, reason}
 			continue
@@ -135,7 +137,8 @@ func (g *Gateway) buildsAlone(parts []*serverTools, left []unavailable) (kept []
 			_, _, err = snapshot.FromCatalog(mcpimport.Format, data, importer.Options{})
 		}
 		if err != nil {
-			left = append(left, unavailable{p.d.cfg.Name, "its tools do not build into a catalog: " + err.Error()})
+			g.log.Warn("catalog: server left out: its tools do not build into a catalog", "server", p.d.cfg.Name, "error", err.Error())
+			left = append(left, unavailable{p.d.cfg.Name, "its tools do not build into a catalog (the gateway's log says why)"})
 			failed = append(failed, p.d.cfg.Name)
 			delete(g.imported, p.d.cfg.Name)
 			continue
