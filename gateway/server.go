@@ -88,12 +88,13 @@ func (g *Gateway) inspectTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 }
 
 // callTool is the one place a call leaves the gateway. In order: the
-// arguments decode; the catalog is not empty; the module's Inspect accepts
-// the path under the caller's hashes (catalog_changed when stale,
-// unknown_path for a tool that is not in it); the path is a tool of a
-// server that is up; a destructive tool's server allows it; the call
-// answers within the server's timeout. The server's result comes back
-// unchanged, its isError included.
+// arguments decode; the catalog is neither stale nor empty; the path
+// resolves under the caller's hashes, those serving or a recent catalog's
+// in which the tool is the same (resolve: catalog_changed, unknown_path);
+// then forward: a destructive tool's server allows it, the arguments match
+// the tool's input schema, an untrusted server still lists the same
+// definition, and the call answers within the server's timeout. The
+// server's result comes back unchanged, its isError included.
 func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var args callArgs
 	if werr := decodeArgs(req.Params.Arguments, &args); werr != nil {
