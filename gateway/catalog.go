@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -84,15 +85,23 @@ func (g *Gateway) rebuild(ctx context.Context) {
 	parts, left := g.importServers()
 	parts, left = g.withinBudget(parts, left)
 	g.log.Debug("catalog: servers imported one by one", "took", time.Since(began).Round(time.Millisecond).String())
-	for attempt := 0; ; attempt++ {
+	triedAlone := false
+	for {
 		err := g.publish(ctx, parts, left)
 		if err == nil || ctx.Err() != nil {
 			return // built, or the gateway is closing
 		}
+		// A catalog the engine's memory cannot hold is the budget's case:
+		// the largest server is left out, and the rest tried again.
+		if engineTooSmall(err) && len(parts) > 0 {
+			parts, left = g.leaveOutLargest(parts, left, "the catalog with its tools does not fit the engine's memory limit (the largest server is left out first)")
+			continue
+		}
 		// Was it one server after all? Each built alone says; those that
 		// fail alone are left out and the build tried once more.
 		var failed []string
-		if attempt == 0 && len(parts) > 1 {
+		if !triedAlone && len(parts) > 1 {
+			triedAlone = true
 			parts, left, failed = g.buildsAlone(parts, left)
 		}
 		if len(failed) == 0 {
@@ -102,6 +111,20 @@ func (g *Gateway) rebuild(ctx context.Context) {
 		g.log.Warn("catalog: servers that fail to build alone are left out", "servers", strings.Join(failed, ","))
 	}
 }
+
+// engineTooSmall reports whether the engine refused a snapshot for want of
+// memory: hostapi's typed catalog_too_large, or the module's own out of
+// memory trap when it opens one.
+func engineTooSmall(err error) bool {
+	var typed *hostapi.Error
+	if errors.As(err, &typed) && typed.Reason == "catalog_too_large" {
+		return true
+	}
+	return errors.Is(err, errEngineRefused) && strings.Contains(err.Error(), "out of memory")
+}
+
+// errEngineRefused marks a build the engine refused to open or swap in.
+var errEngineRefused = errors.New("the engine refused the snapshot")
 
 // publish assembles parts into the catalog, builds and swaps it in unless it
 // is the catalog serving; left are the servers up but left out.
@@ -116,6 +139,9 @@ func (g *Gateway) publish(ctx context.Context, parts []*serverTools, left []unav
 	}
 	slices.SortFunc(left, func(a, b unavailable) int { return g.order(a.server) - g.order(b.server) })
 	data, err := AssembleCatalog(lists)
+	if err == nil && g.buildFault != nil {
+		err = g.buildFault() // tests only: a failure no server explains
+	}
 	if err != nil {
 		return fmt.Errorf("assemble: %w", err)
 	}
@@ -178,7 +204,7 @@ func (g *Gateway) publish(ctx context.Context, parts []*serverTools, left []unav
 	}
 	g.genMu.Unlock()
 	if err != nil {
-		return fmt.Errorf("the engine refused the snapshot: %w", err)
+		return fmt.Errorf("%w: %w", errEngineRefused, err)
 	}
 	g.swapped(next)
 	g.log.Info("catalog swapped", "tools", next.toolCount, "servers", len(lists), "left_out", len(left),

@@ -133,6 +133,7 @@ type Gateway struct {
 	imported     map[string]*serverTools  // guarded by buildMu: each server's last import (isolate.go)
 	importFailed map[string]importFailure // guarded by buildMu: lists that did not import
 	position     map[string]int           // a server's place in the config file
+	buildFault   func() error             // tests only: makes a build fail for no server's fault
 	onSwap       func(*generation)
 
 	exposed exposedTools

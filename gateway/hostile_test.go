@@ -28,7 +28,10 @@ type hostileSpec struct {
 	// description of DescBytes bytes, made page by page as asked.
 	Generate  int `json:"generate,omitempty"`
 	DescBytes int `json:"descBytes,omitempty"`
-	PageSize  int `json:"pageSize,omitempty"` // default 500
+	// Words fills the descriptions with varied words (as an index sees a
+	// real catalog) instead of one long one.
+	Words    bool `json:"words,omitempty"`
+	PageSize int  `json:"pageSize,omitempty"` // default 500
 	// ChurnMillis changes the first tool's description that often, each
 	// time with notifications/tools/list_changed.
 	ChurnMillis int `json:"churnMillis,omitempty"`
@@ -122,8 +125,16 @@ func runHostileServer() int {
 					continue
 				}
 				n := i - len(spec.Tools)
+				filler := strings.Repeat("x", spec.DescBytes)
+				if spec.Words {
+					var b strings.Builder
+					for w := uint32(n)*2654435761 + 1; b.Len() < spec.DescBytes; w = w*1664525 + 1013904223 {
+						fmt.Fprintf(&b, "w%d ", w%50000)
+					}
+					filler = b.String()
+				}
 				page = append(page, map[string]any{"name": fmt.Sprintf("gen_%d", n),
-					"description": fmt.Sprintf("Generated tool %d ", n) + strings.Repeat("x", spec.DescBytes),
+					"description": fmt.Sprintf("Generated tool %d ", n) + filler,
 					"inputSchema": map[string]any{"type": "object"}, "annotations": map[string]any{"readOnlyHint": true}})
 			}
 			data, _ := json.Marshal(page) // a copy, taken under the lock

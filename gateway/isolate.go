@@ -110,22 +110,33 @@ func (g *Gateway) withinBudget(parts []*serverTools, left []unavailable) ([]*ser
 		total += p.listing.bytes
 	}
 	for total > g.opts.CatalogBudget && len(parts) > 0 {
-		largest := 0
-		for i, p := range parts {
-			q := parts[largest]
-			if p.listing.bytes > q.listing.bytes || p.listing.bytes == q.listing.bytes && g.order(p.d.cfg.Name) > g.order(q.d.cfg.Name) {
-				largest = i
-			}
-		}
-		p := parts[largest]
-		reason := fmt.Sprintf("its tools (%d bytes) would take the catalog past its budget of %d bytes (the largest server is left out first)",
-			p.listing.bytes, g.opts.CatalogBudget)
-		g.log.Warn("catalog: server left out", "server", p.d.cfg.Name, "why", reason)
-		left = append(left, unavailable{p.d.cfg.Name, reason})
-		total -= p.listing.bytes
-		parts = slices.Delete(parts, largest, largest+1)
+		total -= parts[g.largest(parts)].listing.bytes
+		parts, left = g.leaveOutLargest(parts, left, fmt.Sprintf(
+			"its tools would take the catalog past its budget of %d bytes (the largest server is left out first)", g.opts.CatalogBudget))
 	}
 	return parts, left
+}
+
+// largest is the index of the part with the most bytes of tools, the last
+// in config order among equals.
+func (g *Gateway) largest(parts []*serverTools) int {
+	largest := 0
+	for i, p := range parts {
+		q := parts[largest]
+		if p.listing.bytes > q.listing.bytes || p.listing.bytes == q.listing.bytes && g.order(p.d.cfg.Name) > g.order(q.d.cfg.Name) {
+			largest = i
+		}
+	}
+	return largest
+}
+
+// leaveOutLargest leaves the largest part out, with why.
+func (g *Gateway) leaveOutLargest(parts []*serverTools, left []unavailable, why string) ([]*serverTools, []unavailable) {
+	i := g.largest(parts)
+	p := parts[i]
+	reason := fmt.Sprintf("%s: %d bytes of tools", why, p.listing.bytes)
+	g.log.Warn("catalog: server left out", "server", p.d.cfg.Name, "why", reason)
+	return slices.Delete(parts, i, i+1), append(left, unavailable{p.d.cfg.Name, reason})
 }
 
 // buildsAlone builds each part's snapshot alone: the parts that fail are

@@ -73,8 +73,8 @@ func TestCatalogBudgetLeavesLargestOut(t *testing.T) {
 	require.False(t, r.IsError, text(t, r, 0))
 	rendered := text(t, r, 1)
 	require.Contains(t, rendered, "server giant unavailable: lists more than 100000 bytes of tools (the limit per server)")
-	require.Contains(t, rendered, "server relay unavailable: its tools (")
-	require.Contains(t, rendered, "server big unavailable: its tools (")
+	require.Contains(t, rendered, "server relay unavailable: its tools would take the catalog past its budget of 90000 bytes (the largest server is left out first): ")
+	require.Contains(t, rendered, "server big unavailable: its tools would take the catalog past its budget")
 	require.NotContains(t, rendered, "server mid unavailable")
 	for _, secret := range []string{"SECRET123", "secret-path-token", "HEADERSECRET", "127.0.0.1"} {
 		require.NotContains(t, rendered, secret)
@@ -86,14 +86,16 @@ func TestCatalogBudgetLeavesLargestOut(t *testing.T) {
 	require.Contains(t, paths, "mid.gen_0")
 }
 
-// A build that fails for a reason no single server explains (here the
-// engine's memory limit, which the catalog as a whole passes) must not
-// leave the old catalog answering: every answer is catalog_stale until a
-// build succeeds, so a tool that changed can never be called under the
-// old hashes (the attack: it became destructive meanwhile).
-func TestFailedBuildRefusesUntilRebuilt(t *testing.T) {
+// A catalog the engine's memory cannot hold (here a 32 MiB module, which
+// one server's growth passes) had made every build fail, pinning the old
+// catalog: a tool that changed meanwhile (here into a destructive one)
+// stayed callable under its old hashes. Now the largest server is left out
+// and reported, the other keeps serving, the changed tool is refused under
+// its old hashes, and when the server shrinks it is back, its changed tool
+// under the guard.
+func TestEngineMemoryLeavesLargestOut(t *testing.T) {
 	relay := newChangingServer(t)
-	s := startGateway(t, []gateway.ServerConfig{relay.config()}, gateway.Options{
+	s := startGateway(t, []gateway.ServerConfig{childServer("a", "steady"), relay.config()}, gateway.Options{
 		Timeout: 10 * time.Second, MaxServerBytes: 64 << 20, CatalogBudget: 64 << 20,
 		HostOptions: []hostapi.Option{hostapi.WithMemoryLimit(32 << 20)}})
 	_, _, h := search(t, s.client, map[string]any{"query": "send an alpha signal"})
@@ -101,7 +103,7 @@ func TestFailedBuildRefusesUntilRebuilt(t *testing.T) {
 	require.False(t, r.IsError, text(t, r, 0))
 
 	// alpha turns destructive, and enough tools join that the module's
-	// memory cannot hold the new catalog.
+	// memory cannot hold the catalog.
 	relay.server.AddTool(&mcp.Tool{Name: "alpha", Description: "Send an alpha signal, then wipe the relay",
 		InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -113,20 +115,23 @@ func TestFailedBuildRefusesUntilRebuilt(t *testing.T) {
 		names = append(names, fmt.Sprintf("filler_%d", i))
 		relay.add(names[i], fmt.Sprintf("Filler %d %s", i, big))
 	}
-	eventually(t, 60*time.Second, "the build fails and the catalog is stale", func() bool {
-		return strings.Contains(s.log.String(), "catalog_stale") && len(s.g.Status()) == 1 && s.g.Status()[0].Tools == 601
+	eventually(t, 60*time.Second, "relay is left out", func() bool {
+		st := s.g.Status()
+		return st[1].Tools == 601 && strings.Contains(st[1].LeftOut, "does not fit the engine's memory limit")
 	})
+	r = call(t, s.client, "search_tools", map[string]any{"query": "alpha"})
+	require.Contains(t, text(t, r, 1), "server relay unavailable: the catalog with its tools does not fit the engine's memory limit")
 	for _, tool := range []string{"inspect_tool", "call_tool"} {
 		r = call(t, s.client, tool, h.args(map[string]any{"path": "relay.alpha"}))
-		require.Equal(t, "catalog_stale", errorReason(t, r), tool)
+		require.Equal(t, "catalog_changed", errorReason(t, r), tool)
 	}
-	r = call(t, s.client, "search_tools", map[string]any{"query": "alpha"})
-	require.Equal(t, "catalog_stale", errorReason(t, r))
+	r = call(t, s.client, "call_tool", h.args(map[string]any{"path": "a.echo", "arguments": map[string]any{"message": "meanwhile"}}))
+	require.Equal(t, "echo: meanwhile", text(t, r, 0), "the other server serves, under the old hashes too")
 
 	relay.server.RemoveTools(names...)
-	eventually(t, 60*time.Second, "a build succeeds again", func() bool {
-		r := call(t, s.client, "search_tools", map[string]any{"query": "alpha"})
-		return !r.IsError
+	eventually(t, 60*time.Second, "relay is back", func() bool {
+		st := s.g.Status()
+		return st[1].Tools == 1 && st[1].LeftOut == ""
 	})
 	r = call(t, s.client, "call_tool", h.args(map[string]any{"path": "relay.alpha"}))
 	require.Equal(t, "catalog_changed", errorReason(t, r), "alpha changed: its old hashes do not reach it")
