@@ -6,10 +6,14 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tetratelabs/wazero"
+
+	"github.com/toolsift/toolsift/hostapi"
 )
 
 // A build that fails for a reason no server explains (no real server can
@@ -18,8 +22,15 @@ import (
 // succeeds: the old catalog no longer describes the servers.
 func TestStaleCatalogRefusesEverything(t *testing.T) {
 	cfg := &Config{Servers: []ServerConfig{{Name: "a", Command: os.Args[0], Env: map[string]string{"TOOLSIFT_GATEWAY_TEST_SERVER": "steady"}}}}
-	g := New(cfg, Options{Timeout: 10 * time.Second, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	var host []hostapi.Option
+	if dir, err := os.UserCacheDir(); err == nil { // the compiled module, as the other tests share it
+		if cache, err := wazero.NewCompilationCacheWithDir(filepath.Join(dir, "toolsift", "wazero")); err == nil {
+			defer cache.Close(context.Background())
+			host = append(host, hostapi.WithCompilationCache(cache))
+		}
+	}
+	g := New(cfg, Options{Timeout: 10 * time.Second, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), HostOptions: host})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	require.NoError(t, g.Start(ctx))
 	defer g.Close()
