@@ -16,6 +16,7 @@ require (
 	github.com/coreos/go-semver v0.3.1 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/philhofer/fwd v1.2.0 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -28,13 +31,23 @@ type generation struct {
 	routes      map[string]route // canonical path → owner
 	catalogJSON []byte           // the mcp-format catalog it was built from
 	engine      *hostapi.Engine  // serves this catalog (nil when empty before any build)
+	// unavailable are the servers that are up but whose tools are left
+	// out of this catalog, with why, in config order.
+	unavailable []unavailable
+	shadows     shadowing // tools that share a name with another server's
 }
+
+// unavailable is a server left out of the catalog and why. The reason is
+// the gateway's own words: never a URL, a header or a downstream message.
+type unavailable struct{ server, reason string }
 
 // route is where call_tool sends a canonical path, and what it may do.
 type route struct {
 	server *downstream
 	name   string // the tool's name on its server (tools/call "name")
 	tool   *catalog.Tool
+	def    *toolDef // the definition as listed, with its hash
+	effect string   // the effect the destructive guard acts on (trust.go)
 }
 
 // AssembleCatalog is the mcp-format catalog of the given tool lists:
@@ -57,57 +70,108 @@ func AssembleCatalog(lists map[string][]*mcp.Tool) ([]byte, error) {
 	return json.Marshal(doc)
 }
 
-// rebuild assembles the catalog from every server that is up, and if it
-// differs from the one serving, builds a snapshot natively, opens or swaps
-// it into the engine and publishes the new generation. A catalog that
-// fails to build leaves the old one serving (fail closed) and is logged.
+// rebuild builds the catalog from every server that is up, each server's
+// tools imported, limited and checked on their own (isolate.go), so that a
+// server that fails is left out and reported while the others serve. If
+// the result differs from the catalog serving, it builds the snapshot
+// natively, opens or swaps it into the engine and publishes the new
+// generation. A build that fails for any other reason marks the catalog
+// stale: every answer is refused (catalog_stale) until a build succeeds,
+// since the old catalog no longer describes the servers.
 func (g *Gateway) rebuild(ctx context.Context) {
 	g.buildMu.Lock()
 	defer g.buildMu.Unlock()
-	lists := map[string][]*mcp.Tool{}
-	owners := map[string]*downstream{} // product ID → server
-	tools := 0
-	for _, d := range g.servers {
-		session, list, _ := d.state()
-		if session == nil {
+	began := time.Now()
+	parts, left := g.importServers()
+	parts, left = g.withinBudget(parts, left)
+	g.log.Debug("catalog: servers imported one by one", "took", time.Since(began).Round(time.Millisecond).String())
+	triedAlone := false
+	for {
+		err := g.publish(ctx, parts, left)
+		if err == nil || ctx.Err() != nil {
+			return // built, or the gateway is closing
+		}
+		// A catalog the engine's memory cannot hold is the budget's case:
+		// the largest server is left out, and the rest tried again.
+		if engineTooSmall(err) && len(parts) > 0 {
+			parts, left = g.leaveOutLargest(parts, left, "the catalog with its tools does not fit the engine's memory limit (the largest server is left out first)")
 			continue
 		}
-		lists[d.cfg.Name] = list
-		owners[native.ProductID(d.cfg.Name)] = d
-		tools += len(list)
+		// Was it one server after all? Each built alone says; those that
+		// fail alone are left out and the build tried once more.
+		var failed []string
+		if !triedAlone && len(parts) > 1 {
+			triedAlone = true
+			parts, left, failed = g.buildsAlone(parts, left)
+		}
+		if len(failed) == 0 {
+			g.markStale(err)
+			return
+		}
+		g.log.Warn("catalog: servers that fail to build alone are left out", "servers", strings.Join(failed, ","))
 	}
+}
+
+// engineTooSmall reports whether the engine refused a snapshot for want of
+// memory: hostapi's typed catalog_too_large, or the module's own out of
+// memory trap when it opens one.
+func engineTooSmall(err error) bool {
+	var typed *hostapi.Error
+	if errors.As(err, &typed) && typed.Reason == "catalog_too_large" {
+		return true
+	}
+	return errors.Is(err, errEngineRefused) && strings.Contains(err.Error(), "out of memory")
+}
+
+// errEngineRefused marks a build the engine refused to open or swap in.
+var errEngineRefused = errors.New("the engine refused the snapshot")
+
+// publish assembles parts into the catalog, builds and swaps it in unless it
+// is the catalog serving; left are the servers up but left out.
+func (g *Gateway) publish(ctx context.Context, parts []*serverTools, left []unavailable) error {
+	lists := map[string][]*mcp.Tool{}
+	owners := map[string]*serverTools{} // product ID → server
+	tools := 0
+	for _, p := range parts {
+		lists[p.d.cfg.Name] = p.listing.tools
+		owners[native.ProductID(p.d.cfg.Name)] = p
+		tools += len(p.listing.tools)
+	}
+	slices.SortFunc(left, func(a, b unavailable) int { return g.order(a.server) - g.order(b.server) })
 	data, err := AssembleCatalog(lists)
-	if err != nil {
-		g.log.Error("catalog: assemble", "error", err.Error())
-		return
+	if err == nil && g.buildFault != nil {
+		err = g.buildFault() // tests only: a failure no server explains
 	}
-	if current := g.current(); current != nil && bytes.Equal(current.catalogJSON, data) {
-		return
+	if err != nil {
+		return fmt.Errorf("assemble: %w", err)
+	}
+	if current := g.current(); current != nil && !g.isStale() && bytes.Equal(current.catalogJSON, data) {
+		if !slices.Equal(current.unavailable, left) {
+			same := *current
+			same.unavailable = left
+			g.publishGeneration(&same)
+		}
+		return nil
 	}
 	if tools == 0 {
-		empty := &generation{empty: true, routes: map[string]route{}, catalogJSON: data}
-		g.genMu.Lock()
-		g.gen = empty
-		g.genMu.Unlock()
-		g.swapped(empty)
+		empty := &generation{empty: true, routes: map[string]route{}, catalogJSON: data, unavailable: left}
+		g.publishGeneration(empty)
 		g.log.Warn("catalog: no server up offers a tool; search_tools answers catalog_empty until one does")
-		return
+		return nil
 	}
 	started := time.Now()
 	snap, report, err := snapshot.FromCatalog(mcpimport.Format, data, importer.Options{})
 	if err != nil {
-		g.log.Error("catalog: build refused; the previous catalog keeps serving", "error", err.Error())
-		return
+		return fmt.Errorf("build: %w", err)
 	}
 	if report != nil && report.ToolsSkipped > 0 {
 		g.log.Warn("catalog: tools skipped by the importer", "report", report.Summary())
 	}
 	body, err := snapshot.Decode(snap)
 	if err != nil {
-		g.log.Error("catalog: decode own snapshot", "error", err.Error())
-		return
+		return fmt.Errorf("decode own snapshot: %w", err)
 	}
-	next := &generation{routes: map[string]route{}, catalogJSON: data}
+	next := &generation{routes: map[string]route{}, catalogJSON: data, unavailable: left}
 	for pi := range body.Catalog.Products {
 		product := &body.Catalog.Products[pi]
 		for ti := range product.Tools {
@@ -116,10 +180,18 @@ func (g *Gateway) rebuild(ctx context.Context) {
 			if ref == nil || owners[ref.ProductID] == nil {
 				continue
 			}
-			next.routes[t.Identity.CanonicalPath] = route{server: owners[ref.ProductID], name: ref.RPCName, tool: t}
+			owner := owners[ref.ProductID]
+			def := owner.defs[ref.RPCName]
+			if def == nil {
+				continue
+			}
+			next.routes[t.Identity.CanonicalPath] = route{server: owner.d, name: ref.RPCName, tool: t, def: def,
+				effect: guardEffect(t.Safety.Effect, owner.d.cfg.Trusted, ref.RPCName, def.tool.Description)}
 			next.toolCount++
 		}
 	}
+	next.shadows = g.findShadows(next.routes)
+	g.logRaised(next.routes)
 	// The swap and the new routes are published together: call_tool never
 	// sees the engine of one catalog with the routes of another.
 	g.genMu.Lock()
@@ -127,16 +199,45 @@ func (g *Gateway) rebuild(ctx context.Context) {
 	if err == nil {
 		info := g.engine.Info()
 		next.sourceHash, next.surfaceHash, next.engine = info.SourceHash, info.SurfaceHash, g.engine
-		g.gen = next
+		g.gen, g.stale = next, ""
+		g.history.add(next)
 	}
 	g.genMu.Unlock()
 	if err != nil {
-		g.log.Error("catalog: the engine refused the snapshot; the previous catalog keeps serving", "error", err.Error())
-		return
+		return fmt.Errorf("%w: %w", errEngineRefused, err)
 	}
 	g.swapped(next)
-	g.log.Info("catalog swapped", "tools", next.toolCount, "servers", len(lists),
+	g.log.Info("catalog swapped", "tools", next.toolCount, "servers", len(lists), "left_out", len(left),
 		"source_hash", next.sourceHash, "surface_hash", next.surfaceHash, "build", time.Since(started).Round(time.Millisecond).String())
+	return nil
+}
+
+// publishGeneration serves gen, which needs no engine change (an empty
+// catalog, or the same one with other servers left out).
+func (g *Gateway) publishGeneration(gen *generation) {
+	g.genMu.Lock()
+	g.gen, g.stale = gen, ""
+	if !gen.empty {
+		g.history.add(gen)
+	}
+	g.genMu.Unlock()
+	g.swapped(gen)
+}
+
+// markStale refuses every answer until a build succeeds: the catalog
+// serving no longer describes the servers, so its hashes must not let a
+// call through to a tool that changed.
+func (g *Gateway) markStale(err error) {
+	g.genMu.Lock()
+	g.stale = err.Error()
+	g.genMu.Unlock()
+	g.log.Error("catalog: build failed; every answer is refused (catalog_stale) until a build succeeds", "error", err.Error())
+}
+
+func (g *Gateway) isStale() bool {
+	g.genMu.RLock()
+	defer g.genMu.RUnlock()
+	return g.stale != ""
 }
 
 // load opens the first snapshot, or swaps a later one in atomically.

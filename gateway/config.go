@@ -31,6 +31,10 @@ import (
 // keys (a client's own settings) are ignored.
 type Config struct {
 	Servers []ServerConfig // sorted by Name
+	// FileOrder is the server names in the order the file lists them (read
+	// from the JSON's tokens, since a Go map has no order); empty for a
+	// Config built in code, whose Servers' order is then the file's.
+	FileOrder []string
 }
 
 // ServerConfig is one downstream server: a command to start (stdio) or a
@@ -53,6 +57,10 @@ type ServerConfig struct {
 	// tools/call); 0 means the gateway's default. "timeoutSeconds" must be
 	// within MinTimeout and MaxTimeout.
 	Timeout time.Duration
+	// Trusted is the operator's word that this server's tool annotations
+	// and definitions can be believed (see trust.go). Off by default, as
+	// the MCP specification asks of clients.
+	Trusted bool
 }
 
 // Stdio reports whether the server is started as a child process.
@@ -137,6 +145,7 @@ type rawServer struct {
 	AllowDestructive bool              `json:"allowDestructive"`
 	TimeoutSeconds   float64           `json:"timeoutSeconds"`
 	Disabled         bool              `json:"disabled"`
+	Trusted          bool              `json:"trusted"`
 }
 
 // ParseConfig parses the bytes of a config file. A server with
@@ -192,6 +201,7 @@ func ParseConfig(data []byte) (*Config, error) {
 	if len(cfg.Servers) == 0 {
 		return nil, configErrorf("every server is disabled")
 	}
+	cfg.FileOrder = fileOrder(data)
 	return cfg, nil
 }
 
@@ -199,6 +209,7 @@ func checkServer(name string, raw rawServer) (ServerConfig, error) {
 	s := ServerConfig{
 		Name: name, Command: raw.Command, Args: raw.Args, Env: raw.Env, Cwd: raw.Cwd,
 		URL: raw.URL, Headers: raw.Headers, AllowDestructive: raw.AllowDestructive,
+		Trusted: raw.Trusted,
 	}
 	switch {
 	case text.CheckUnsafeStrict(name) != text.Safe || strings.ContainsAny(name, "\t\n"):

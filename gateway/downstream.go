@@ -2,9 +2,7 @@ package gateway
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -41,9 +39,16 @@ type downstream struct {
 	ready  chan struct{} // closed when the first attempt to come up has ended
 	once   sync.Once
 
+	maxTools int // the per-server limits of a listing
+	maxBytes int
+
+	relistMu sync.Mutex // one re-list before a call at a time (see fresh)
+
 	mu       sync.Mutex
 	session  *mcp.ClientSession // nil while down
 	tools    []*mcp.Tool        // the last list of the session serving now
+	listing  *listing           // the same list with its hashes
+	excluded string             // why its tools are left out while it is up ("" when they are not)
 	status   string             // "starting", "up", "down: <why>"
 	restarts int                // sessions that ended and were started again
 }
@@ -53,6 +58,7 @@ func newDownstream(cfg ServerConfig, opts Options, log *slog.Logger, changed fun
 		cfg: cfg, timeout: opts.Timeout, keepAlive: max(opts.KeepAlive, 0), backoff: opts.Backoff,
 		log: log.With("server", cfg.Name), changed: changed,
 		relist: make(chan struct{}, 1), ready: make(chan struct{}), status: "starting",
+		maxTools: opts.MaxServerTools, maxBytes: opts.MaxServerBytes,
 	}
 	if cfg.Timeout > 0 {
 		d.timeout = cfg.Timeout
@@ -126,15 +132,27 @@ func (d *downstream) start(ctx context.Context) (*mcp.ClientSession, <-chan stru
 	case <-d.relist:
 	default:
 	}
-	tools, err := d.list(ctx, session)
+	l, err := d.list(ctx, session)
+	var over *overLimitError
+	if errors.As(err, &over) {
+		// Its tools are left out, the session kept: a list_changed may
+		// bring it within the limits.
+		d.log.Warn("server's tools left out of the catalog", "why", over.what)
+		l, err = nil, nil
+	}
 	if err != nil {
 		_ = session.Close()
 		return nil, nil, err
 	}
 	d.mu.Lock()
-	d.session, d.tools, d.status = session, tools, "up"
+	d.session, d.listing, d.status, d.excluded, d.tools = session, l, "up", "", nil
+	if l != nil {
+		d.tools = l.tools
+	} else {
+		d.excluded = over.what
+	}
 	d.mu.Unlock()
-	d.log.Info("server up", "tools", len(tools))
+	d.log.Info("server up", "tools", len(d.tools))
 	d.markReady()
 	d.changed()
 	return session, done, nil
@@ -179,7 +197,18 @@ func (d *downstream) serve(ctx context.Context, session *mcp.ClientSession, done
 		case <-done:
 			return errors.New("session ended (the server exited or closed the connection)")
 		case <-d.relist:
-			tools, err := d.list(ctx, session)
+			d.relistMu.Lock()
+			l, err := d.list(ctx, session)
+			d.relistMu.Unlock()
+			var over *overLimitError
+			if errors.As(err, &over) {
+				d.mu.Lock()
+				d.listing, d.tools, d.excluded = nil, nil, over.what
+				d.mu.Unlock()
+				d.log.Warn("server's tools left out of the catalog", "why", over.what)
+				d.changed()
+				continue
+			}
 			if err != nil {
 				// A server that cannot list its tools cannot be trusted
 				// with the old list either: restart it.
@@ -187,42 +216,10 @@ func (d *downstream) serve(ctx context.Context, session *mcp.ClientSession, done
 				<-done
 				return err
 			}
-			d.mu.Lock()
-			same := sameTools(d.tools, tools)
-			d.tools = tools
-			d.mu.Unlock()
-			if same {
-				continue // a list_changed that changed nothing (some servers send one right after initialize)
-			}
-			d.log.Info("tools changed", "tools", len(tools))
-			d.changed()
+			// A list_changed that changed nothing (some servers send one
+			// right after initialize) rebuilds nothing.
+			d.store(session, l)
 		}
-	}
-}
-
-// list pages through tools/list, each page within the timeout.
-func (d *downstream) list(ctx context.Context, session *mcp.ClientSession) ([]*mcp.Tool, error) {
-	var tools []*mcp.Tool
-	cursor := ""
-	for page := 0; ; page++ {
-		if page == maxToolPages {
-			return nil, fmt.Errorf("tools/list: more than %d pages", maxToolPages)
-		}
-		pageCtx, cancel := context.WithTimeout(ctx, d.timeout)
-		result, err := session.ListTools(pageCtx, &mcp.ListToolsParams{Cursor: cursor})
-		err = d.timedOut(pageCtx, err)
-		cancel()
-		if err != nil {
-			return nil, fmt.Errorf("tools/list: %w", err)
-		}
-		for _, t := range result.Tools {
-			cleanTool(t)
-		}
-		tools = append(tools, result.Tools...)
-		if result.NextCursor == "" {
-			return tools, nil
-		}
-		cursor = result.NextCursor
 	}
 }
 
@@ -231,14 +228,6 @@ func (d *downstream) list(ctx context.Context, session *mcp.ClientSession) ([]*m
 func methodNotFound(err error) bool {
 	var rpc *jsonrpc.Error
 	return errors.As(err, &rpc) && rpc.Code == jsonrpc.CodeMethodNotFound
-}
-
-// sameTools reports whether two tool lists are the same, as the catalog
-// would see them.
-func sameTools(a, b []*mcp.Tool) bool {
-	x, errX := json.Marshal(a)
-	y, errY := json.Marshal(b)
-	return errX == nil && errY == nil && bytes.Equal(x, y)
 }
 
 // timedOut names the timeout when ctx's deadline is what failed err.
@@ -252,7 +241,7 @@ func (d *downstream) timedOut(ctx context.Context, err error) error {
 func (d *downstream) setDown(err error) {
 	d.mu.Lock()
 	wasUp := d.session != nil
-	d.session, d.tools = nil, nil
+	d.session, d.tools, d.listing, d.excluded = nil, nil, nil, ""
 	d.status = "down: " + statusText(err)
 	if wasUp {
 		d.restarts++
@@ -270,6 +259,14 @@ func (d *downstream) state() (session *mcp.ClientSession, tools []*mcp.Tool, sta
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.session, d.tools, d.status
+}
+
+// listed is what the catalog builder reads: the session, its listing and
+// why its tools are left out ("" when they are not).
+func (d *downstream) listed() (*mcp.ClientSession, *listing, string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.session, d.listing, d.excluded
 }
 
 // call forwards one tools/call within the timeout.

@@ -12,9 +12,16 @@
 // destructive tool only where the config allows it). Both sides speak MCP
 // through the official Go SDK.
 //
+// One server cannot take the others down: each server's list is read,
+// limited and imported on its own (isolate.go), a call is checked against
+// its own tool's definition rather than the whole catalog (history.go), and
+// an untrusted server's annotations and definitions are not simply believed
+// (trust.go, callpath.go, schema.go, shadow.go).
+//
 // Flow: config → downstream (one supervised client per server) → rebuild
-// (assemble, build natively, Swap) → generation (hashes and routes) →
-// the upstream handlers in server.go.
+// (each server alone, then assemble, build natively, Swap) → generation
+// (hashes and routes) → the upstream handlers in server.go, through
+// resolve and forward in callpath.go.
 package gateway
 
 import (
@@ -58,6 +65,18 @@ type Options struct {
 	Logger *slog.Logger
 	// HostOptions configure the engine (compilation cache, memory limit).
 	HostOptions []hostapi.Option
+
+	// MaxServerTools and MaxServerBytes bound one server's tool list (the
+	// listing stops being read past them, and the server's tools are left
+	// out); CatalogBudget bounds all servers' lists together (the largest
+	// server is left out first). Defaults: DefaultMaxServerTools,
+	// DefaultMaxServerBytes, DefaultCatalogBudget.
+	MaxServerTools, MaxServerBytes, CatalogBudget int
+	// RelistCache is how old a server's listing may be when a call to an
+	// untrusted server is checked against it; older, the server is listed
+	// again first. Default DefaultRelistCache; negative: list before every
+	// call.
+	RelistCache time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -76,6 +95,18 @@ func (o Options) withDefaults() Options {
 	if o.Backoff.Max < o.Backoff.Initial {
 		o.Backoff.Max = max(30*time.Second, o.Backoff.Initial)
 	}
+	if o.MaxServerTools <= 0 {
+		o.MaxServerTools = DefaultMaxServerTools
+	}
+	if o.MaxServerBytes <= 0 {
+		o.MaxServerBytes = DefaultMaxServerBytes
+	}
+	if o.CatalogBudget <= 0 {
+		o.CatalogBudget = DefaultCatalogBudget
+	}
+	if o.RelistCache == 0 {
+		o.RelistCache = DefaultRelistCache
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
@@ -93,8 +124,15 @@ type Gateway struct {
 	engine  *hostapi.Engine // guarded by buildMu; also in every generation
 	genMu   sync.RWMutex
 	gen     *generation // nil before the first build
+	stale   string      // guarded by genMu: why the last build failed ("" when it did not)
+	history history     // guarded by genMu: the recent catalogs (history.go)
 	dirty   chan struct{}
-	onSwap  func(*generation)
+
+	imported     map[string]*serverTools  // guarded by buildMu: each server's last import (isolate.go)
+	importFailed map[string]importFailure // guarded by buildMu: lists that did not import
+	position     map[string]int           // a server's place in the config file
+	buildFault   func() error             // tests only: makes a build fail for no server's fault
+	onSwap       func(*generation)
 
 	exposed exposedTools
 
@@ -105,7 +143,18 @@ type Gateway struct {
 // New makes a gateway for cfg; Start brings it up.
 func New(cfg *Config, opts Options) *Gateway {
 	opts = opts.withDefaults()
-	g := &Gateway{opts: opts, log: opts.Logger, dirty: make(chan struct{}, 1)}
+	g := &Gateway{opts: opts, log: opts.Logger, dirty: make(chan struct{}, 1), position: map[string]int{}}
+	order := cfg.FileOrder
+	if len(order) == 0 {
+		for _, s := range cfg.Servers {
+			order = append(order, s.Name)
+		}
+	}
+	for _, name := range order {
+		if _, seen := g.position[name]; !seen {
+			g.position[name] = len(g.position)
+		}
+	}
 	for _, s := range cfg.Servers {
 		g.servers = append(g.servers, newDownstream(s, opts, g.log, g.markDirty))
 	}
@@ -197,15 +246,28 @@ type ServerStatus struct {
 	Tools    int
 	Status   string // "up", "starting" or "down: <why>"
 	Restarts int
+	// LeftOut says why the server's tools are not in the catalog while it
+	// is up (over a limit, not importable); "" when they are.
+	LeftOut string
 }
 
 // Status lists every server's state, in config order.
 func (g *Gateway) Status() []ServerStatus {
+	leftOut := map[string]string{}
+	if gen := g.current(); gen != nil {
+		for _, u := range gen.unavailable {
+			leftOut[u.server] = u.reason
+		}
+	}
 	out := make([]ServerStatus, 0, len(g.servers))
 	for _, d := range g.servers {
 		d.mu.Lock()
-		out = append(out, ServerStatus{Name: d.cfg.Name, Up: d.session != nil, Tools: len(d.tools), Status: d.status, Restarts: d.restarts})
+		st := ServerStatus{Name: d.cfg.Name, Up: d.session != nil, Tools: len(d.tools), Status: d.status, Restarts: d.restarts}
 		d.mu.Unlock()
+		if st.Up {
+			st.LeftOut = leftOut[st.Name]
+		}
+		out = append(out, st)
 	}
 	return out
 }

@@ -46,6 +46,8 @@ func runChildServer(kind string) int {
 	case "hang-init":
 		_, _ = bytes.NewBuffer(nil).ReadFrom(os.Stdin)
 		return 0
+	case "hostile":
+		return runHostileServer()
 	case "steady":
 	default:
 		fmt.Fprintln(os.Stderr, "unknown kind", kind)
@@ -149,10 +151,15 @@ type started struct {
 
 func startGateway(t testing.TB, servers []gateway.ServerConfig, opts gateway.Options) *started {
 	t.Helper()
+	return startGatewayConfig(t, &gateway.Config{Servers: servers}, opts)
+}
+
+func startGatewayConfig(t testing.TB, cfg *gateway.Config, opts gateway.Options) *started {
+	t.Helper()
 	log := &syncBuffer{}
 	opts.Logger = slog.New(slog.NewTextHandler(log, nil))
 	opts.HostOptions = append(opts.HostOptions, sharedCompilationCache(t)...)
-	g := gateway.New(&gateway.Config{Servers: servers}, opts)
+	g := gateway.New(cfg, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	require.NoError(t, g.Start(ctx))

@@ -69,9 +69,13 @@ func TestListChangedSwapsCatalog(t *testing.T) {
 		return source != before.source
 	})
 
+	// alpha did not change: the hashes of the catalog it was found in
+	// still reach it (history.go); beta joined after them: refused.
 	r = call(t, s.client, "inspect_tool", before.args(map[string]any{"path": "relay.alpha"}))
-	require.Equal(t, "catalog_changed", errorReason(t, r))
+	require.False(t, r.IsError, text(t, r, 0))
 	r = call(t, s.client, "call_tool", before.args(map[string]any{"path": "relay.alpha"}))
+	require.Equal(t, "alpha done", text(t, r, 0))
+	r = call(t, s.client, "call_tool", before.args(map[string]any{"path": "relay.beta"}))
 	require.Equal(t, "catalog_changed", errorReason(t, r))
 
 	_, paths, after := search(t, s.client, map[string]any{"query": "send a beta signal"})
@@ -80,11 +84,21 @@ func TestListChangedSwapsCatalog(t *testing.T) {
 	require.False(t, r.IsError, text(t, r, 0))
 	require.Equal(t, "beta done", text(t, r, 0))
 
+	// A changed tool is refused under the hashes it was found under.
+	relay.add("beta", "Send a beta signal to the relay, now twice")
+	eventually(t, 10*time.Second, "the catalog swaps after beta changed", func() bool { return hashPair(s.g) != after })
+	r = call(t, s.client, "inspect_tool", after.args(map[string]any{"path": "relay.beta"}))
+	require.Equal(t, "catalog_changed", errorReason(t, r))
+	r = call(t, s.client, "call_tool", after.args(map[string]any{"path": "relay.beta"}))
+	require.Equal(t, "catalog_changed", errorReason(t, r))
+
 	relay.server.RemoveTools("beta")
 	eventually(t, 10*time.Second, "the catalog returns to the first one", func() bool {
 		source, surface := s.g.Hashes()
 		return source == before.source && surface == before.surface
 	})
+	r = call(t, s.client, "call_tool", after.args(map[string]any{"path": "relay.beta"}))
+	require.Equal(t, "catalog_changed", errorReason(t, r), "a tool that left is refused")
 }
 
 // A server that exits is restarted with backoff; meanwhile its tools leave
@@ -128,7 +142,7 @@ func TestServerExitRestarts(t *testing.T) {
 	r = call(t, s.client, "call_tool", during.args(map[string]any{"path": "a.echo", "arguments": map[string]any{"message": "hi"}}))
 	require.Equal(t, "echo: hi", text(t, r, 0))
 	r = call(t, s.client, "search_tools", map[string]any{"query": "echo"})
-	require.Contains(t, text(t, r, 1), "unavailable: server b")
+	require.Contains(t, text(t, r, 1), "server b unavailable: down: ")
 
 	eventually(t, 10*time.Second, "b comes back and the catalog is the first one again", func() bool {
 		source, surface := s.g.Hashes()

@@ -47,10 +47,11 @@ func (g *Gateway) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*m
 	for i, s := range args.Servers {
 		products[i] = native.ProductID(s)
 	}
-	request, err := json.Marshal(wire.SearchRequest{
+	sr := wire.SearchRequest{
 		Version: wire.SearchVersion, Query: args.Query, Subqueries: args.Subqueries, Limit: args.Limit,
 		ProductIDs: products, Effects: args.Effects, ExcludeCanonical: args.Exclude,
-	})
+	}
+	request, err := json.Marshal(sr)
 	if err != nil {
 		return errorResult(wire.Internal("encode_failed", err.Error())), nil
 	}
@@ -58,11 +59,14 @@ func (g *Gateway) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*m
 	if err != nil {
 		return errorResult(engineError(err)), nil
 	}
+	if shared := gen.shadows.shared(args.Query); len(shared) > 1 && len(args.Subqueries) == 0 {
+		answer = preferExact(ctx, gen, answer, sr, shared)
+	}
 	if g.opts.ExposeFound {
 		g.expose(gen, answer)
 	}
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(answer)}, &mcp.TextContent{Text: g.renderSearch(answer)}},
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(answer)}, &mcp.TextContent{Text: g.renderSearch(gen, answer)}},
 		StructuredContent: json.RawMessage(answer),
 	}, nil
 }
@@ -73,11 +77,7 @@ func (g *Gateway) inspectTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 	if werr := decodeArgs(req.Params.Arguments, &args); werr != nil {
 		return errorResult(werr), nil
 	}
-	gen, werr := g.serving()
-	if werr != nil {
-		return errorResult(werr), nil
-	}
-	answer, werr := inspect(ctx, gen, args.Path, args.SourceHash, args.SurfaceHash)
+	_, _, answer, werr := g.resolve(ctx, args.Path, args.SourceHash, args.SurfaceHash)
 	if werr != nil {
 		return errorResult(werr), nil
 	}
@@ -88,58 +88,39 @@ func (g *Gateway) inspectTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 }
 
 // callTool is the one place a call leaves the gateway. In order: the
-// arguments decode; the catalog is not empty; the module's Inspect accepts
-// the path under the caller's hashes (catalog_changed when stale,
-// unknown_path for a tool that is not in it); the path is a tool of a
-// server that is up; a destructive tool's server allows it; the call
-// answers within the server's timeout. The server's result comes back
-// unchanged, its isError included.
+// arguments decode; the catalog is neither stale nor empty; the path
+// resolves under the caller's hashes, those serving or a recent catalog's
+// in which the tool is the same (resolve: catalog_changed, unknown_path);
+// then forward: a destructive tool's server allows it, the arguments match
+// the tool's input schema, an untrusted server still lists the same
+// definition, and the call answers within the server's timeout. The
+// server's result comes back unchanged, its isError included.
 func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var args callArgs
 	if werr := decodeArgs(req.Params.Arguments, &args); werr != nil {
 		return errorResult(werr), nil
 	}
-	gen, werr := g.serving()
+	_, r, _, werr := g.resolve(ctx, args.Path, args.SourceHash, args.SurfaceHash)
 	if werr != nil {
 		return errorResult(werr), nil
-	}
-	if _, werr := inspect(ctx, gen, args.Path, args.SourceHash, args.SurfaceHash); werr != nil {
-		return errorResult(werr), nil
-	}
-	r, ok := gen.routes[args.Path]
-	if !ok {
-		return errorResult(wire.Validation("unknown_path", fmt.Sprintf("%q is not a tool of a connected server (a server's name is not a tool: search for one of its tools)", args.Path))), nil
 	}
 	return g.forward(ctx, r, args.Arguments), nil
 }
 
-// forward checks the safety rule and sends the call to the owning server.
-func (g *Gateway) forward(ctx context.Context, r route, arguments json.RawMessage) *mcp.CallToolResult {
-	if werr := allowed(r); werr != nil {
-		return errorResult(werr)
-	}
-	if a := bytes.TrimSpace(arguments); len(a) > 0 && a[0] != '{' && !bytes.Equal(a, []byte("null")) {
-		return errorResult(wire.Validation("invalid_arguments", `"arguments" must be an object`))
-	}
-	var sent any
-	if len(bytes.TrimSpace(arguments)) > 0 && !bytes.Equal(bytes.TrimSpace(arguments), []byte("null")) {
-		sent = arguments
-	}
-	result, err := r.server.call(ctx, r.name, sent)
-	if err != nil {
-		return errorResult(downstreamError(r, err))
-	}
-	return result
-}
-
 // allowed is the safety rule: a search result never widens what an agent
 // may do, so a destructive tool is forwarded only where the operator's
-// config says "allowDestructive": true for its server.
+// config says "allowDestructive": true for its server. The effect is the
+// guard's (trust.go): for an untrusted server, the riskier of the
+// annotations' and the words'.
 func allowed(r route) *wire.Error {
-	if r.tool.Safety.Effect == "destructive" && !r.server.cfg.AllowDestructive {
+	if r.effect == "destructive" && !r.server.cfg.AllowDestructive {
+		why := "by its annotations, or their absence"
+		if r.tool.Safety.Effect != "destructive" {
+			why = fmt.Sprintf("by its name or description: its annotations say %s, which the gateway does not believe of an untrusted server", r.tool.Safety.Effect)
+		}
 		return wire.Validation("destructive_not_allowed", fmt.Sprintf(
-			"%s is destructive (by its annotations, or their absence) and server %q is not configured with \"allowDestructive\": true; the gateway does not forward it",
-			r.tool.Identity.CanonicalPath, r.server.cfg.Name))
+			"%s is destructive (%s) and server %q is not configured with \"allowDestructive\": true; the gateway does not forward it",
+			r.tool.Identity.CanonicalPath, why, r.server.cfg.Name))
 	}
 	return nil
 }
@@ -177,9 +158,17 @@ func inspect(ctx context.Context, gen *generation, path, sourceHash, surfaceHash
 	return answer, nil
 }
 
-// serving is the generation to answer from, or catalog_empty.
+// serving is the generation to answer from, or catalog_stale (a build
+// failed: the catalog serving no longer describes the servers), or
+// catalog_empty.
 func (g *Gateway) serving() (*generation, *wire.Error) {
-	gen := g.current()
+	g.genMu.RLock()
+	gen, stale := g.gen, g.stale
+	g.genMu.RUnlock()
+	if stale != "" {
+		return nil, wire.Discovery("catalog_stale", "the servers' tools changed and the new catalog could not be built; "+
+			"nothing is answered from the old one until a build succeeds (the gateway's log says why)")
+	}
 	if gen == nil || gen.empty || gen.engine == nil {
 		return nil, wire.Discovery("catalog_empty", "no connected server offers a tool yet: "+g.statusLine())
 	}
@@ -189,7 +178,11 @@ func (g *Gateway) serving() (*generation, *wire.Error) {
 func (g *Gateway) statusLine() string {
 	var parts []string
 	for _, s := range g.Status() {
-		parts = append(parts, fmt.Sprintf("%s %s", s.Name, s.Status))
+		status := s.Status
+		if s.LeftOut != "" {
+			status = "unavailable: " + s.LeftOut
+		}
+		parts = append(parts, fmt.Sprintf("%s %s", s.Name, status))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -253,9 +246,11 @@ type searchAnswer struct {
 	Abstained bool   `json:"abstained"`
 }
 
-// renderSearch is the short text form of an answer: one line a tool, the
-// hashes to pass on, and the servers that are down.
-func (g *Gateway) renderSearch(answer []byte) string {
+// renderSearch is the short text form of an answer: one line a tool (with
+// the guard's effect where it is not the annotated one, and a flag on a
+// tool that shares its name with another server's), the hashes to pass on,
+// and the servers that are down or left out.
+func (g *Gateway) renderSearch(gen *generation, answer []byte) string {
 	var a searchAnswer
 	if err := json.Unmarshal(answer, &a); err != nil {
 		return ""
@@ -268,7 +263,14 @@ func (g *Gateway) renderSearch(answer []byte) string {
 		if summary == "" {
 			summary = c.Title
 		}
-		fmt.Fprintf(&b, "%d. %s [%s] %s\n", i+1, c.CanonicalPath, c.Effect, summary)
+		effect := c.Effect
+		if r, ok := gen.routes[c.CanonicalPath]; ok && r.effect != c.Effect {
+			effect = fmt.Sprintf("%s; annotated %s, untrusted", r.effect, c.Effect)
+		}
+		fmt.Fprintf(&b, "%d. %s [%s] %s\n", i+1, c.CanonicalPath, effect, summary)
+		if note := gen.shadows.notes[c.CanonicalPath]; note != "" {
+			fmt.Fprintf(&b, "   (!) %s\n", note)
+		}
 	}
 	if a.WeakMatch {
 		b.WriteString("(weak match: try other words)\n")
@@ -277,8 +279,11 @@ func (g *Gateway) renderSearch(answer []byte) string {
 		b.WriteString("hint: " + a.Hint + "\n")
 	}
 	for _, s := range g.Status() {
-		if !s.Up {
-			fmt.Fprintf(&b, "unavailable: server %s (%s); its tools are not in the catalog until it is up\n", s.Name, s.Status)
+		switch {
+		case !s.Up:
+			fmt.Fprintf(&b, "server %s unavailable: %s; its tools are not in the catalog until it is up\n", s.Name, s.Status)
+		case s.LeftOut != "":
+			fmt.Fprintf(&b, "server %s unavailable: %s; its tools are left out of the catalog\n", s.Name, s.LeftOut)
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")

@@ -34,7 +34,7 @@ var inspectToolTool = &mcp.Tool{
 	Name:  "inspect_tool",
 	Title: "Inspect a tool",
 	Description: "The full spec of one tool found by search_tools: its input schema, parameters and safety. " +
-		"Refused with catalog_changed when the hashes are not the catalog's any more.",
+		"Refused with catalog_changed when the tool changed since the search that gave the hashes.",
 	Annotations: readOnly("Inspect a tool"),
 	InputSchema: json.RawMessage(`{"type":"object","properties":{` +
 		`"path":{"type":"string","description":"The tool's canonical_path from search_tools."},` +
