@@ -27,7 +27,10 @@ type changingServer struct {
 }
 
 func newChangingServer(t testing.TB) *changingServer {
-	c := &changingServer{server: mcp.NewServer(&mcp.Implementation{Name: "changing", Version: "1"}, nil)}
+	// Pages of 100 tools keep each tools/list answer under the client's
+	// 16 MiB event cap (httpclient.go) even when TestEngineMemoryLeavesLargestOut
+	// lists 19 MB of tools.
+	c := &changingServer{server: mcp.NewServer(&mcp.Implementation{Name: "changing", Version: "1"}, &mcp.ServerOptions{PageSize: 100})}
 	c.add("alpha", "Send an alpha signal to the relay")
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return c.server }, nil)
 	c.http = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
