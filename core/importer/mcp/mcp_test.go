@@ -168,7 +168,7 @@ func TestImportRefuses(t *testing.T) {
 		{"inputSchema a string", `{"tools":[{"name":"a","inputSchema":"{}"}]}`, `tools[0] (name "a"): field "inputSchema": want an object, got a string`},
 		{"annotations an array", `{"tools":[{"name":"a","annotations":[]}]}`, `tools[0] (name "a"): field "annotations": want an object, got an array`},
 		{"hint a string", `{"tools":[{"name":"a","annotations":{"readOnlyHint":"true"}}]}`, `tools[0] (name "a"): annotations: field "readOnlyHint": want a boolean, got a string`},
-		{"annotated title a number", `{"tools":[{"name":"a","annotations":{"title":1}}]}`, `annotations: field "title": want a string, got a number`},
+		{"annotated title a number", `{"tools":[{"name":"a","annotations":{"title":1}}]}`, `field "annotations.title": want a string, got a number`},
 		{"servers an array", `{"servers":[]}`, `field "servers": want an object of server name → tools/list result, got an array`},
 		{"servers beside tools", `{"servers":{},"tools":[]}`, `a {"servers": …} catalog must have no other top-level field`},
 		{"server a list", `{"servers":{"s":[{"name":"a"}]}}`, `servers["s"]: want a tools/list result object, got an array`},

@@ -2,6 +2,7 @@ package native
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolsift/toolsift/core/importer/internal/jsonread"
@@ -15,8 +16,10 @@ import (
 // Extra, so that the tool stays and no word is lost.
 type Reader struct {
 	T *tally.Tally
-	// Tool names the tool in the examples of the report ("tool \"x\"").
+	// Tool names the tool in the examples of the report (`tool "x"`);
+	// Name, when Tool is "", is the tool's name to say that with.
 	Tool string
+	Name string
 	// Extra gathers the tool's text that no field has a role for.
 	Extra Extra
 }
@@ -26,10 +29,110 @@ func (r *Reader) Fix(field string, err error) error {
 	if r == nil {
 		return err
 	}
-	if r.Tool != "" && r.T.Lenient() {
-		err = fmt.Errorf("%s: %w", r.Tool, err)
+	if r.T.Lenient() {
+		// Built here, not per tool: most tools need no repair.
+		switch {
+		case r.Tool != "":
+			err = fmt.Errorf("%s: %w", r.Tool, err)
+		case r.Name != "":
+			err = fmt.Errorf("tool %q: %w", r.Name, err)
+		}
 	}
 	return r.T.Repair(field, err)
+}
+
+// fixAs is Fix that refuses with strictErr (the error a strict read has
+// always given) and records strictErr with what the repair did.
+func (r *Reader) fixAs(field string, strictErr error, repair string) error {
+	if !r.T.Lenient() {
+		return strictErr
+	}
+	return r.Fix(field, fmt.Errorf("%w; %s", strictErr, repair))
+}
+
+// Role says what a known field of a definition becomes (a catalog field:
+// "name", "description", "parameters", …); To "" is a field that says how
+// to call or load the tool (tally.ToHowToCall).
+type Role struct{ Key, To string }
+
+// Route counts every key of object under prefix ("doc." say) in the tally
+// by where it goes: a key in known to its role; any other key's words to
+// Extra ("extra"), or, when it holds none, dropped (tally.ToNowhere for
+// strings that are not language, tally.ToNoneOfThem for numbers and
+// booleans). Null values and empty strings count as absent: they say
+// nothing to lose.
+func (r *Reader) Route(prefix string, object map[string]any, known ...Role) {
+	for _, key := range sortedKeys(object) {
+		v := object[key]
+		if v == nil || v == "" {
+			continue
+		}
+		if i := slices.IndexFunc(known, func(k Role) bool { return k.Key == key }); i >= 0 {
+			if known[i].To != "" {
+				r.T.UseAs(prefix+key, known[i].To)
+			} else {
+				r.T.IgnoreAs(prefix+key, tally.ToHowToCall)
+			}
+			continue
+		}
+		switch {
+		case r.Extra.Walk(v):
+			r.T.UseAs(prefix+key, tally.ToExtra)
+		case hasString(v):
+			r.T.IgnoreAs(prefix+key, tally.ToNowhere)
+		default:
+			r.T.IgnoreAs(prefix+key, tally.ToNoneOfThem)
+		}
+	}
+}
+
+// hasString reports whether a decoded JSON value holds a non-empty string.
+func hasString(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.TrimSpace(x) != ""
+	case []any:
+		return slices.ContainsFunc(x, hasString)
+	case map[string]any:
+		for _, item := range x {
+			if hasString(item) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// Bool reads an optional boolean field of f (nil when absent): leniently
+// also a string boolean, and any other value is dropped (a repair).
+func (r *Reader) Bool(f *jsonread.Fields, key, field string) *bool {
+	switch v := f.Object[key].(type) {
+	case nil:
+		return nil
+	case bool:
+		return &v
+	case string:
+		if b, ok := stringBool(v); ok && r.T.Lenient() {
+			if err := r.Fix(field, fmt.Errorf("field %q: %q read as %t", key, v, b)); err != nil {
+				f.Fail(err)
+			}
+			return &b
+		}
+	}
+	if !r.T.Lenient() {
+		return f.OptBool(key)
+	}
+	_ = r.Fix(field, fmt.Errorf("field %q: want a boolean, got %s; dropped", key, jsonread.TypeName(f.Object[key])))
+	return nil
 }
 
 // Text reads the text field key of f: a string as it is; a list of
@@ -44,7 +147,7 @@ func (r *Reader) Text(f *jsonread.Fields, key, field string) string {
 	case string:
 		return s
 	}
-	err := fmt.Errorf("field %q: want a string, got %s", key, jsonread.TypeName(v))
+	err := fmt.Errorf("field %q: want a string, got %s", field, jsonread.TypeName(v))
 	if fixErr := r.Fix(field, err); fixErr != nil {
 		f.Fail(fixErr)
 		return ""

@@ -61,7 +61,7 @@ func ReadParametersWith(value any, r *Reader, field string) (schema catalog.RawJ
 		return nil, parameters, err
 	}
 	err = fmt.Errorf("want a JSON Schema object, a list of parameters or a map of name → parameter, got %s", jsonread.TypeName(value))
-	if r == nil {
+	if r == nil || !r.T.Lenient() {
 		return nil, nil, err
 	}
 	if err := r.Fix(field, fmt.Errorf("field %q: %w", field, err)); err != nil {
@@ -270,7 +270,7 @@ func parameterList(list []any, r *Reader, field string) ([]Parameter, error) {
 			}
 			continue
 		}
-		if p.Name == "" {
+		if p.Name == "" && r != nil && r.T.Lenient() {
 			continue // a lenient read of an entry without a name (its text is in extra)
 		}
 		if !slices.ContainsFunc(out, func(q Parameter) bool { return q.Name == p.Name }) {
@@ -298,7 +298,7 @@ func listedParameter(e map[string]any, r *Reader, field string) (Parameter, erro
 	if f.Err != nil {
 		return Parameter{}, f.Err
 	}
-	if name == "" && r != nil {
+	if name == "" && r.T.Lenient() {
 		ref, _ := e["$ref"].(string)
 		if segment := lastSegment(ref); segment != "" {
 			name = segment
@@ -365,7 +365,7 @@ func ReadSchemaField(tool *Tool, f *jsonread.Fields, key string) {
 // description) goes to r.Extra.
 func ReadSchemaFieldWith(tool *Tool, f *jsonread.Fields, key string, r *Reader) {
 	var value any
-	if r == nil {
+	if r == nil || !r.T.Lenient() {
 		object := f.Obj(key) // type check: parameters here are an object
 		if object == nil {
 			return

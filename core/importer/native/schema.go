@@ -103,7 +103,7 @@ func appendPropertiesLeniently(out *[]Parameter, schema map[string]any, prefix s
 	case map[string]any:
 		properties = p
 	case []any:
-		if err := r.Fix(field+".properties", fmt.Errorf("\"properties\" is a list; read as a parameter list")); err != nil {
+		if err := r.fixAs(field+".properties", fmt.Errorf("field \"properties\": want an object, got an array"), "read as a parameter list"); err != nil {
 			return err
 		}
 		listed, err := parameterList(p, r, field)
@@ -119,14 +119,18 @@ func appendPropertiesLeniently(out *[]Parameter, schema map[string]any, prefix s
 			return fmt.Errorf("more than %d properties", MaxParameters)
 		}
 	default:
-		if err := r.Fix(field+".properties", fmt.Errorf("\"properties\": want an object, got %s; dropped", jsonread.TypeName(p))); err != nil {
+		if err := r.fixAs(field+".properties", fmt.Errorf("field \"properties\": want an object, got %s", jsonread.TypeName(p)), "dropped"); err != nil {
 			return err
 		}
 		r.Extra.Walk(p)
 	}
 	var required []string
 	switch list := schema["required"].(type) {
-	case nil, bool: // a boolean is draft 3's mark on the schema itself
+	case nil:
+	case bool: // draft 3's mark on the schema itself
+		if err := r.fixAs(field+".required", fmt.Errorf("field \"required\": want an array of strings, got a boolean"), "dropped"); err != nil {
+			return err
+		}
 	case []any:
 		for _, item := range list {
 			if s, ok := item.(string); ok {
@@ -137,11 +141,11 @@ func appendPropertiesLeniently(out *[]Parameter, schema map[string]any, prefix s
 		if _, isBool := stringBool(list); !isBool {
 			required = []string{list}
 		}
-		if err := r.Fix(field+".required", fmt.Errorf("\"required\": %q is not a list; read as [%q]", list, list)); err != nil {
+		if err := r.fixAs(field+".required", fmt.Errorf("field \"required\": want an array of strings, got a string"), fmt.Sprintf("%q read as a list of it", list)); err != nil {
 			return err
 		}
 	default:
-		if err := r.Fix(field+".required", fmt.Errorf("\"required\": want a list of names, got %s; dropped", jsonread.TypeName(list))); err != nil {
+		if err := r.fixAs(field+".required", fmt.Errorf("field \"required\": want an array of strings, got %s", jsonread.TypeName(list)), "dropped"); err != nil {
 			return err
 		}
 	}
@@ -152,16 +156,19 @@ func appendPropertiesLeniently(out *[]Parameter, schema map[string]any, prefix s
 			property = v
 		case bool:
 			if !v {
-				continue // "name": false allows nothing: no parameter
+				if err := r.fixAs(field+".properties", fmt.Errorf("property %q: want a schema object, got a boolean", prefix+name), "false allows nothing: no parameter"); err != nil {
+					return err
+				}
+				continue
 			}
 			property = map[string]any{} // "name": true allows anything
 		case string:
-			if err := r.Fix(field+".properties", fmt.Errorf("property %q: a string, not a schema; read as its description", prefix+name)); err != nil {
+			if err := r.fixAs(field+".properties", fmt.Errorf("property %q: want a schema object, got a string", prefix+name), "read as its description"); err != nil {
 				return err
 			}
 			property = map[string]any{"description": v}
 		default:
-			if err := r.Fix(field+".properties", fmt.Errorf("property %q: want a schema object, got %s; read without one", prefix+name, jsonread.TypeName(v))); err != nil {
+			if err := r.fixAs(field+".properties", fmt.Errorf("property %q: want a schema object, got %s", prefix+name, jsonread.TypeName(v)), "read without one"); err != nil {
 				return err
 			}
 			r.Extra.Walk(v)

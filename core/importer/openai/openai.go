@@ -184,27 +184,41 @@ func decodeTool(object map[string]any, t *tally.Tally, forSearch bool) (native.T
 		return native.Tool{}, false, f.Err
 	}
 	definition := object
-	if forSearch {
-		t.Keys("", object, "defer_loading", "description", "function", "name", "parameters", "type")
-	} else {
-		t.Keys("", object, "description", "function", "name", "parameters", "type")
-	}
 	deferred := forSearch && f.Bool("defer_loading")
+	outer := object
 	if function := f.Obj("function"); function != nil { // Chat Completions nests the definition
 		definition = lift(object, function)
 		f = jsonread.Fields{Object: function}
 		if forSearch {
-			t.Keys("function.", function, "defer_loading", "description", "name", "parameters")
 			deferred = deferred || f.Bool("defer_loading")
-		} else {
-			t.Keys("function.", function, "description", "name", "parameters")
 		}
 	}
-	tool := native.Tool{Name: f.Str("name"), Description: f.Str("description")}
+	tool := native.Tool{Name: f.Str("name")}
 	if f.Err == nil && tool.Name == "" {
 		f.Fail(fmt.Errorf(`field "name": missing or empty`))
 	}
-	native.ReadSchemaField(&tool, &f, "parameters")
+	if f.Err != nil {
+		return tool, false, f.Err // no identity: nothing to keep
+	}
+	r := &native.Reader{T: t, Name: tool.Name}
+	prefix := ""
+	if object["function"] != nil {
+		prefix = "function."
+	}
+	tool.Description = r.Text(&f, "description", prefix+"description")
+	if d, ok := f.Object["deprecated"]; ok {
+		if err := r.Deprecated(&tool, d, prefix+"deprecated"); err != nil {
+			f.Fail(err)
+		}
+	}
+	native.ReadSchemaFieldWith(&tool, &f, "parameters", r)
+	if prefix != "" {
+		r.Route("", outer, native.Role{Key: "type"}, native.Role{Key: "function", To: "definition"}, native.Role{Key: "defer_loading"}, native.Role{Key: "strict"})
+	}
+	r.Route(prefix, f.Object, roles...)
+	if err := r.Finish(&tool); err != nil {
+		f.Fail(err)
+	}
 	if forSearch && f.Err == nil {
 		if kind == "function" {
 			definition = withNulls(definition, "parameters", "strict")
@@ -216,6 +230,13 @@ func decodeTool(object map[string]any, t *tally.Tally, forSearch bool) (native.T
 		tool.Original = original
 	}
 	return tool, deferred, f.Err
+}
+
+// roles of a function's fields, for the report; "strict" and
+// "defer_loading" say how to call or load it, nothing to search for.
+var roles = []native.Role{
+	{Key: "defer_loading"}, {Key: "deprecated", To: "deprecated"}, {Key: "description", To: "description"},
+	{Key: "name", To: "name"}, {Key: "parameters", To: "parameters"}, {Key: "strict"}, {Key: "type"},
 }
 
 // withNulls returns the definition with each absent key set to null: a

@@ -43,6 +43,7 @@ const (
 	ToExtra      = "extra"                     // the tool's catch-all text
 	ToNowhere    = "dropped: not language"     // URLs, ids, hashes, numbers (native.NotLanguage)
 	ToNoneOfThem = "dropped: no text to index" // booleans, numbers, empty values
+	ToHowToCall  = "dropped: how to call it"   // "strict", "defer_loading", "cache_control", "type"
 )
 
 // Tally collects the counts of one import. A nil *Tally is a strict tally
