@@ -15,8 +15,9 @@ import (
 //   - a URL or URI ("https://…", "mailto:…", "urn:…") or a JSON pointer or
 //     local reference ("#/components/schemas/Pet")
 //   - a UUID, or a run of 16 or more hex digits (a hash, a key, an id)
-//   - one token of 24 or more characters without a space that mixes letters
-//     and digits, or is base64 (a token, a key, encoded data)
+//   - one token of 24 or more characters that is base64 (padded, or with
+//     '+'), or mixes letters and three or more digits with no separator
+//     between words (a token, a key, encoded data)
 //
 // Everything else is kept, short labels and identifiers included: "v2",
 // "get_user_by_id" and "OAuth2" are words a query may hold.
@@ -46,10 +47,13 @@ func NotLanguage(s string) bool {
 	case isUUID(s) || hexRun(s) >= 16:
 		return true
 	}
-	if n := utf8.RuneCountInString(s); n >= 24 && (digits > 0 && letters > 0 && isBase64ish(s) || isBase64ish(s) && !strings.ContainsAny(s, "_-.")) {
-		return true
+	if len(s) < 24 || !isBase64ish(s) {
+		return false
 	}
-	return false
+	// A long token: base64 (padded, or with '+'), or letters and digits
+	// mixed with no separators between words ("sk4f9a8b7c…"); a long
+	// identifier of words ("listAllRepositories", "get_v2_user") stays.
+	return strings.HasSuffix(s, "=") || strings.Contains(s, "+") || digits >= 3 && !strings.ContainsAny(s, "_-./")
 }
 
 // isURL: a scheme of letters followed by "://", or one of the schemes
