@@ -276,3 +276,21 @@ func TestCheckpointIsCalledPerToolAndChangesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestProductName: tools whose input names no product go under the
+// product the user names; a product of that name takes them in; formats
+// that name their products refuse it.
+func TestProductName(t *testing.T) {
+	cat, _, _, err := importer.ImportWith("mcp", []byte(`{"tools":[{"name":"read_file","inputSchema":{"type":"object"}}]}`), importer.Options{Product: "file.system"})
+	require.NoError(t, err)
+	require.Equal(t, "file_system.read_file", cat.Products[0].Tools[0].Identity.CanonicalPath)
+	require.Equal(t, "file.system", cat.Products[0].Name)
+
+	cat, _, _, err = importer.ImportWith("beir", []byte(`{"id":"fs::write","description":"W"}`+"\n"+`{"id":"read","description":"R"}`), importer.Options{Product: "fs"})
+	require.NoError(t, err)
+	require.Len(t, cat.Products, 1)
+	require.Equal(t, []string{"fs.read", "fs.write"}, []string{cat.Products[0].Tools[0].Identity.CanonicalPath, cat.Products[0].Tools[1].Identity.CanonicalPath})
+
+	_, _, _, err = importer.ImportWith("toolsift", []byte(`{}`), importer.Options{Product: "x"})
+	require.ErrorContains(t, err, "names its products itself")
+}
