@@ -38,7 +38,7 @@ func TestNotLanguage(t *testing.T) {
 
 func TestMarkedDeprecated(t *testing.T) {
 	for s, want := range map[string]bool{
-		"DEPRECATED: use read_text_file":             true,
+		"DEPRECATED: use read_text_file":              true,
 		"Read a file. DEPRECATED, see read_text_file": true,
 		"Deprecated: use v2":                          true,
 		"[Deprecated] Old search":                     true,
@@ -89,7 +89,7 @@ func TestExtraWalk(t *testing.T) {
 func TestLenientParameters(t *testing.T) {
 	for _, c := range []struct {
 		name, input, field string
-		want                []native.Parameter
+		want               []native.Parameter
 	}{
 		{"string required", `[{"name":"q","in":"query","required":"true","schema":{"type":"string"}}]`, "parameters.required",
 			[]native.Parameter{{Name: "q", Type: "string", Required: true}}},
