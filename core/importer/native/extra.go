@@ -192,8 +192,9 @@ func (e *Extra) Add(s string) bool {
 	if s == "" || NotLanguage(s) {
 		return false
 	}
-	// A tool has a few extra texts: a scan, not a set.
-	if !slices.Contains(e.parts, s) {
+	// A tool has a few extra texts: a scan, not a set. "Result" after
+	// "result" is nothing new either.
+	if !slices.ContainsFunc(e.parts, func(p string) bool { return len(p) == len(s) && strings.EqualFold(p, s) }) {
 		e.parts = append(e.parts, s)
 		e.size += len(s) + 1
 	}

@@ -192,7 +192,7 @@ func appendPropertiesLeniently(out *[]Parameter, schema map[string]any, prefix s
 		if len(*out) > MaxParameters {
 			return fmt.Errorf("more than %d properties", MaxParameters)
 		}
-		keepLeftovers(property, r)
+		keepLeftovers(name, property, r)
 		if _, nested := property["properties"]; nested {
 			if err := appendPropertiesLeniently(out, property, prefix+name+".", parameter.Required, depth+1, r, field); err != nil {
 				return err
@@ -214,7 +214,7 @@ func appendPropertiesLeniently(out *[]Parameter, schema map[string]any, prefix s
 // keepLeftovers adds to r.Extra the words of a property that its
 // parameter does not keep: a title beside a description, examples,
 // branches of anyOf/oneOf/allOf, extensions.
-func keepLeftovers(property map[string]any, r *Reader) {
+func keepLeftovers(name string, property map[string]any, r *Reader) {
 	for _, key := range slices.Sorted(maps.Keys(property)) {
 		switch key {
 		case "type", "description", "enum", "default", "properties", "items", "required", "format", "pattern", "$ref":
@@ -222,6 +222,9 @@ func keepLeftovers(property map[string]any, r *Reader) {
 		case "title":
 			if _, described := property["description"].(string); !described {
 				continue // the title is the parameter's description
+			}
+			if title, _ := property["title"].(string); sameWords(title, name) {
+				continue // generated from the name ("Api Key" for api_key): nothing new
 			}
 		}
 		r.Extra.Walk(property[key])
@@ -313,4 +316,38 @@ func joinStrings(values []any) string {
 		}
 	}
 	return strings.Join(parts, "|")
+}
+
+// sameWords reports whether two names hold the same letters and digits,
+// case aside: "Api Key" and "api_key", "getUserArguments" and
+// "get_user" + "Arguments" (suffix given in b).
+func sameWords(a, b string) bool {
+	i, j := 0, 0
+	for {
+		for i < len(a) && !isWordByte(a[i]) {
+			i++
+		}
+		for j < len(b) && !isWordByte(b[j]) {
+			j++
+		}
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		if lower(a[i]) != lower(b[j]) {
+			return false
+		}
+		i++
+		j++
+	}
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c >= 0x80
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
