@@ -5,8 +5,10 @@
 //     display name, the text its description, and metadata's values that
 //     carry words its keywords;
 //   - this project's benchmark layout: {"id","name","description","text",
-//     "doc"}, where doc is the tool's original definition (and text the
-//     words of it, derived, so ignored when doc is there).
+//     "doc"}, where doc is the tool's original definition (an object, its
+//     JSON text, or an array of functions, read as one tool holding them)
+//     and text the words of it: beside a description or doc, the lines of
+//     text that say something new go to the tool's extra text.
 //
 // An id "server::tool" becomes product "server" and tool "tool"; any other id
 // is a tool under native.DefaultProduct. CanonicalPath gives the mapping, so
@@ -21,7 +23,10 @@
 // "description", "func_description", "api_description", "summary"; keywords
 // from "category", "category_name", "tags", "keywords"; "examples". A
 // definition with an MCP "inputSchema" is an MCP tool and its annotations
-// map to safety as in package mcp.
+// map to safety as in package mcp. Every other field's words go to the
+// tool's extra text, and a malformed detail is repaired with the tool kept
+// (native.Reader) unless the tally is strict: only a line without a usable
+// id, or a duplicate one, is skipped.
 package beir
 
 import (

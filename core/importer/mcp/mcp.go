@@ -8,6 +8,11 @@
 // defaults for absent hints (readOnlyHint false, destructiveHint true,
 // idempotentHint false): a tool that says nothing is treated as one that may
 // destroy, as the specification asks clients to assume.
+//
+// Every other field's words (outputSchema, _meta, other annotations) go to
+// the tool's extra text; a malformed detail (a text that is not a string, a
+// hint that is a string boolean, a schema that is a parameter list) is
+// repaired with the tool kept unless the tally is strict.
 package mcp
 
 import (
