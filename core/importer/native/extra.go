@@ -1,7 +1,6 @@
 package native
 
 import (
-	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -217,7 +216,12 @@ func (e *Extra) Walk(value any) bool {
 		return any
 	case map[string]any:
 		any := false
-		keys := slices.Sorted(maps.Keys(v))
+		var buf [8]string // most objects are small: their keys sorted on the stack
+		keys := buf[:0]
+		for key := range v {
+			keys = append(keys, key)
+		}
+		slices.Sort(keys)
 		for _, key := range keys {
 			if !structuralKey(key) {
 				any = e.Add(key) || any

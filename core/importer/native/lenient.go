@@ -104,7 +104,7 @@ func hasString(v any) bool {
 }
 
 func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
+	keys := make([]string, 0, max(len(m), 8))
 	for k := range m {
 		keys = append(keys, k)
 	}

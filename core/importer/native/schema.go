@@ -215,7 +215,11 @@ func appendPropertiesLeniently(out *[]Parameter, schema map[string]any, prefix s
 // parameter does not keep: a title beside a description, examples,
 // branches of anyOf/oneOf/allOf, extensions.
 func keepLeftovers(name string, property map[string]any, r *Reader) {
-	for _, key := range slices.Sorted(maps.Keys(property)) {
+	// Most properties have no such key: gather the few there are (on the
+	// stack) and sort only those, instead of sorting every property's keys.
+	var buf [8]string
+	keys := buf[:0]
+	for key := range property {
 		switch key {
 		case "type", "description", "enum", "default", "properties", "items", "required", "format", "pattern", "$ref":
 			continue
@@ -227,6 +231,10 @@ func keepLeftovers(name string, property map[string]any, r *Reader) {
 				continue // generated from the name ("Api Key" for api_key): nothing new
 			}
 		}
+		keys = append(keys, key)
+	}
+	slices.Sort(keys)
+	for _, key := range keys {
 		r.Extra.Walk(property[key])
 	}
 }
