@@ -140,7 +140,14 @@ func builtIn(kind string) bool {
 
 func namespace(object map[string]any, outer string, t *tally.Tally, forSearch bool) (native.Product, []entry, error) {
 	f := jsonread.Fields{Object: object}
-	product := native.Product{ID: f.Str("name"), Description: f.Str("description")}
+	name := f.Str("name")
+	product := native.Product{ID: name, Description: f.Str("description")}
+	if !forSearch && native.ProductID(name) != name {
+		// As an MCP server's name: the ID trimmed and without ".", the name
+		// as given kept for display. Tool search answers with the
+		// namespace's name as the product ID, so there it must be one.
+		product.ID, product.Name = native.ProductID(name), name
+	}
 	tools := f.Arr("tools")
 	deferAll := forSearch && f.Bool("defer_loading")
 	if f.Err != nil {
