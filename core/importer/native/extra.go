@@ -129,7 +129,8 @@ func isBase64ish(s string) bool {
 // MarkedDeprecated reports whether a tool's title, summary or description
 // says the tool is deprecated, by the marks catalogs use: "DEPRECATED" in
 // capitals anywhere, a leading "Deprecated" label ("Deprecated: use …",
-// "[Deprecated] …", "(deprecated) …"), or a text ending in "(Deprecated)".
+// "[Deprecated] …", "(deprecated) …"), a text ending in "(Deprecated)", or
+// a parenthetical that opens with the word ("(deprecated → use x)").
 // A sentence that only mentions the word ("replaces the deprecated v1
 // endpoint") is no mark.
 func MarkedDeprecated(text string) bool {
@@ -152,7 +153,24 @@ func MarkedDeprecated(text string) bool {
 		}
 	}
 	trail := strings.TrimRight(t, ". ")
-	return len(trail) >= 12 && strings.EqualFold(trail[len(trail)-12:], "(deprecated)")
+	if len(trail) >= 12 && strings.EqualFold(trail[len(trail)-12:], "(deprecated)") {
+		return true
+	}
+	// A parenthetical that opens with the word: "(deprecated → use x)",
+	// "[deprecated, see y]".
+	for k := i; k >= 2; {
+		if (text[k-1] == 'd' || text[k-1] == 'D') && (text[k-2] == '(' || text[k-2] == '[') {
+			if after := k + len("eprecated"); after == len(text) || !isLetterByte(text[after]) {
+				return true
+			}
+		}
+		next := strings.Index(text[k+1:], "eprecated")
+		if next < 0 {
+			break
+		}
+		k += 1 + next
+	}
+	return false
 }
 
 // DeprecatedValue reads a "deprecated" field or annotation: a boolean, a
@@ -282,3 +300,5 @@ func (e *Extra) String() (text string, cut bool) {
 
 // Len is the number of texts gathered.
 func (e *Extra) Len() int { return len(e.parts) }
+
+func isLetterByte(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
