@@ -41,7 +41,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		profiles profileList
 		corpus   = fs.String("corpus", "", "a benchmark's corpus.jsonl to index (same as --catalog FILE --format beir)")
 		queries  = fs.String("queries", "", "queries.jsonl: one {\"id\" or \"_id\", \"text\"} per line")
-		qrels    = fs.String("qrels", "", "qrels.tsv: query-id, corpus-id, grade (an optional header line)")
+		qrels    = fs.String("qrels", "", "qrels.tsv: query-id, tool, grade (an optional header line); the tool by corpus id, canonical path or a bare name only one tool has")
 		cutoffs  = fs.String("k", "1,5,10", fmt.Sprintf("cut-offs for nDCG, Recall and Comprehensiveness (each 1-%d)", wire.MaxLimit))
 		dwsProxy = fs.Bool("dws-proxy", false, "evaluate the served catalog's use_when intents (R@1, R@5, MRR@5) and avoid_when forbidden cases (Forbidden@1, @5), as the DWS reference does")
 		name     = fs.String("name", "", "label of the report (default: the queries file's directory)")
