@@ -54,7 +54,7 @@ func TestReportsOfEveryFormat(t *testing.T) {
 		{"openai", `[{"type":"function","function":{"name":"a","parameters":[{"name":"city","in":"query","required":"true"}],"strict":true}},{"type":"function"}]`,
 			`tools[1]: field "name": missing or empty`,
 			[]importer.FieldCount{{Name: "function", Used: 1, To: []string{"definition"}}, {Name: "function.name", Used: 1, To: []string{"name"}},
-				{Name: "function.parameters", Used: 1, To: []string{"parameters"}}, {Name: "function.strict", Ignored: 1, To: []string{"dropped: how to call it"}}, {Name: "type", Ignored: 1, To: []string{"dropped: how to call it"}}},
+				{Name: "function.parameters", Used: 1, To: []string{"extra", "parameters"}}, {Name: "function.strict", Ignored: 1, To: []string{"dropped: how to call it"}}, {Name: "type", Ignored: 1, To: []string{"dropped: how to call it"}}},
 			[]importer.Warning{{Field: "parameters.required", Count: 1, Example: `tool "a": parameter "city": "required": "true" read as true`}},
 			`tools[0] (name ""): field "parameters": want an object, got an array`},
 		{"anthropic", `[{"name":"a","input_schema":{"type":"object"},"cache_control":{"type":"ephemeral"},"returns":"the forecast text"},{"name":""},{"name":"b"}]`,

@@ -20,6 +20,9 @@ type Reader struct {
 	// Name, when Tool is "", is the tool's name to say that with.
 	Tool string
 	Name string
+	// Prefix is the report's prefix of the definition's fields
+	// ("function." for a Chat Completions tool).
+	Prefix string
 	// Extra gathers the tool's text that no field has a role for.
 	Extra Extra
 }

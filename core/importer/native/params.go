@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/importer/internal/jsonread"
+	"github.com/toolsift/toolsift/core/importer/internal/tally"
 	"github.com/toolsift/toolsift/core/jsonw"
 )
 
@@ -373,6 +374,15 @@ func ReadSchemaFieldWith(tool *Tool, f *jsonread.Fields, key string, r *Reader) 
 		value = object
 	} else if value = f.Object[key]; value == nil {
 		return
+	}
+	before := 0
+	if r != nil {
+		before = r.Extra.Len()
+		defer func() {
+			if r.Extra.Len() > before {
+				r.T.Also(r.Prefix+key, tally.ToExtra)
+			}
+		}()
 	}
 	schema, parameters, err := ReadParametersWith(value, r, key)
 	if err != nil {

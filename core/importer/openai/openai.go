@@ -212,6 +212,7 @@ func decodeTool(object map[string]any, t *tally.Tally, forSearch bool) (native.T
 	if object["function"] != nil {
 		prefix = "function."
 	}
+	r.Prefix = prefix
 	tool.Description = r.Text(&f, "description", prefix+"description")
 	if d, ok := f.Object["deprecated"]; ok {
 		if err := r.Deprecated(&tool, d, prefix+"deprecated"); err != nil {

@@ -110,6 +110,14 @@ func (t *Tally) UseAs(field, role string) {
 	}
 }
 
+// Also records that some of a counted field's words went to role too (an
+// input schema's to "extra"), without counting the field again.
+func (t *Tally) Also(field, role string) {
+	if t != nil {
+		t.field(field).to(role)
+	}
+}
+
 // Ignore counts a field that was present and left out.
 func (t *Tally) Ignore(field string) {
 	if t != nil {
