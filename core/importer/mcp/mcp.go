@@ -89,6 +89,13 @@ func read(data []byte, t *tally.Tally, keep bool) (*native.Document, error) {
 // server reads one tools/list result (unwrapping a JSON-RPC response).
 func server(name string, value any, t *tally.Tally, keep bool) (native.Product, error) {
 	product := native.Product{ID: native.ProductID(name), Name: name}
+	if list, isList := value.([]any); isList && t.Lenient() {
+		// The tools themselves, without the result object around them.
+		if err := t.Repair("servers", fmt.Errorf("servers[%q]: a list of tools, not a tools/list result; read as its tools", name)); err != nil {
+			return product, err
+		}
+		value = map[string]any{"tools": list}
+	}
 	result, ok := value.(map[string]any)
 	if !ok {
 		return product, fmt.Errorf("want a tools/list result object, got %s", jsonread.TypeName(value))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/mcp"
 	"github.com/toolsift/toolsift/core/importer/native"
 	"github.com/toolsift/toolsift/core/profile"
@@ -234,4 +235,16 @@ func TestServerWithoutToolsIsLeftOut(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, cat.Products, 1)
 	require.Equal(t, "t.a", cat.Products[0].Tools[0].Identity.CanonicalPath)
+}
+
+// TestServerAsAListOfTools: a server given as its tools, without the
+// tools/list result around them, is read as them (a repair; strict refuses).
+func TestServerAsAListOfTools(t *testing.T) {
+	input := []byte(`{"servers":{"fs":[{"name":"read_file","inputSchema":{"type":"object"}}]}}`)
+	cat, _, report, err := importer.ImportWith(mcp.Format, input, importer.Options{})
+	require.NoError(t, err)
+	require.Equal(t, "fs.read_file", cat.Products[0].Tools[0].Identity.CanonicalPath)
+	require.Len(t, report.Warnings, 1)
+	_, _, _, err = importer.ImportWith(mcp.Format, input, importer.Options{Strict: true})
+	require.Error(t, err)
 }

@@ -70,7 +70,11 @@ func read(data []byte, t *tally.Tally, forSearch bool) (*native.Document, []stri
 		label := fmt.Sprintf("tools[%d]%s", i, jsonread.Label(item, "name"))
 		object, ok := item.(map[string]any)
 		if !ok {
-			return nil, nil, fmt.Errorf("%s: want a tool object, got %s", label, jsonread.TypeName(item))
+			t.Read()
+			if err := t.Skip(label, fmt.Errorf("%s: want a tool object, got %s", label, jsonread.TypeName(item))); err != nil {
+				return nil, nil, err
+			}
+			continue
 		}
 		kind, _ := object["type"].(string)
 		if forSearch && builtIn(kind) {
@@ -181,7 +185,12 @@ func decodeTool(object map[string]any, t *tally.Tally, forSearch bool) (native.T
 	switch kind {
 	case "function", "custom":
 	case "":
-		f.Fail(fmt.Errorf(`field "type": missing (want "function", "custom" or "namespace")`))
+		// A function whose "type" was left out: named, so it can be kept.
+		if !named(object) || !t.Lenient() {
+			f.Fail(fmt.Errorf(`field "type": missing (want "function", "custom" or "namespace")`))
+		} else if err := t.Repair("type", fmt.Errorf(`field "type": missing; read as "function"`)); err != nil {
+			f.Fail(err)
+		}
 	case "namespace":
 		f.Fail(fmt.Errorf(`field "type": a namespace cannot hold another namespace`))
 	default:
@@ -238,6 +247,17 @@ func decodeTool(object map[string]any, t *tally.Tally, forSearch bool) (native.T
 		tool.Original = original
 	}
 	return tool, deferred, f.Err
+}
+
+// named reports whether a tool definition has a name, at its top or under
+// "function".
+func named(object map[string]any) bool {
+	if _, ok := object["name"].(string); ok {
+		return true
+	}
+	function, _ := object["function"].(map[string]any)
+	_, ok := function["name"].(string)
+	return ok
 }
 
 // roles of a function's fields, for the report; "strict" and

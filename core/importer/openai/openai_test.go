@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/native"
 	"github.com/toolsift/toolsift/core/importer/openai"
 )
@@ -135,4 +136,18 @@ func TestNamespaceNameAsMCPServerName(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "Quotes API_v2", doc.Products[0].ID)
 	require.Equal(t, " Quotes API.v2", doc.Products[0].Name)
+}
+
+// TestLenientEntries: a named function without "type" is kept (a repair),
+// and an entry that is not an object is skipped, not the catalog's end;
+// strict refuses both.
+func TestLenientEntries(t *testing.T) {
+	input := []byte(`[{"name":"a","parameters":{"type":"object"}},{"function":{"name":"b"}},7,{"type":"function","name":"c"}]`)
+	cat, _, report, err := importer.ImportWith(openai.Format, input, importer.Options{})
+	require.NoError(t, err)
+	require.Equal(t, 3, cat.ToolCount())
+	require.Equal(t, 1, report.ToolsSkipped)
+	require.Equal(t, []importer.Warning{{Field: "type", Count: 2, Example: `field "type": missing; read as "function"`}}, report.Warnings)
+	_, _, _, err = importer.ImportWith(openai.Format, input, importer.Options{Strict: true})
+	require.Error(t, err)
 }
