@@ -10,6 +10,7 @@
 //	openai     OpenAI function tools (both API shapes)        generic-v2
 //	anthropic  Anthropic tools                                generic-v2
 //	beir       BEIR corpus.jsonl (benchmarks)                 generic-v2
+//	openapi    OpenAPI 3.0/3.1 or Swagger 2.0, JSON or YAML   generic-v2
 package importer
 
 import (
@@ -24,6 +25,7 @@ import (
 	"github.com/toolsift/toolsift/core/importer/mcp"
 	"github.com/toolsift/toolsift/core/importer/native"
 	"github.com/toolsift/toolsift/core/importer/openai"
+	"github.com/toolsift/toolsift/core/importer/openapi"
 	"github.com/toolsift/toolsift/core/profile"
 )
 
@@ -42,6 +44,9 @@ var generic = []struct {
 	{openai.Format, openai.ImportWith, openai.ImportForToolSearch},
 	{anthropic.Format, anthropic.ImportWith, anthropic.ImportForToolSearch},
 	{beir.Format, beir.ImportWith, nil},
+	// The product is the document's info.title; openapi.Options.Product is
+	// the hook for a build option that names it.
+	{openapi.Format, openapi.ImportWith, nil},
 }
 
 // Formats lists the format names Import accepts.

@@ -32,6 +32,17 @@ type Report struct {
 	// as they are (not deferred while others are, or the provider's own
 	// built-in tools). It is returned with the snapshot, not stored in it.
 	AlwaysLoaded []string `msg:"-" json:"always_loaded,omitempty"`
+	// Warnings are the malformed details repaired or dropped with their
+	// tool kept, per field, in field order. Like AlwaysLoaded they are
+	// returned with the snapshot, not stored in it.
+	Warnings []Warning `msg:"-" json:"warnings,omitempty"`
+}
+
+// Warning is how many tools had one malformed detail, with the first.
+type Warning struct {
+	Field   string `msg:"-" json:"field"`
+	Count   int    `msg:"-" json:"count"`
+	Example string `msg:"-" json:"example"`
 }
 
 // SkippedTool is one tool left out of the catalog and why.
@@ -63,6 +74,9 @@ func newReport(format string, t *tally.Tally, imported int) *Report {
 	for _, f := range t.Fields() {
 		r.Fields = append(r.Fields, FieldCount{Name: f.Name, Used: f.Used, Ignored: f.Ignored})
 	}
+	for _, w := range t.Warnings() {
+		r.Warnings = append(r.Warnings, Warning{Field: w.Field, Count: w.Count, Example: w.Example})
+	}
 	return r
 }
 
@@ -91,6 +105,9 @@ func (r *Report) Summary() string {
 	}
 	if len(ignored) > 0 {
 		fmt.Fprintf(&b, "  fields ignored: %s\n", strings.Join(ignored, ", "))
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "  warning %s (%d): %s\n", w.Field, w.Count, w.Example)
 	}
 	return b.String()
 }

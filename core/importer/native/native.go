@@ -91,6 +91,10 @@ type Tool struct {
 	AvoidWhen         []string
 	Examples          []string
 	Keywords          []string // labels that are not prose: categories, tags
+	// Extra is text with no other role (catalog.Tool.Extra); Deprecated
+	// marks a tool its source calls deprecated (catalog.Tool.Deprecated).
+	Extra      string
+	Deprecated bool
 
 	// Origin names the tool as its input does (`line 7 (_id "17")`) for
 	// messages; "" names it by canonical path. It is not part of the
@@ -254,6 +258,8 @@ func catalogTool(productID string, t *Tool) catalog.Tool {
 		},
 		InputSchema: t.InputSchema,
 		Original:    t.Original,
+		Extra:       t.Extra,
+		Deprecated:  t.Deprecated,
 	}
 	if t.Interface == InterfaceMCP {
 		tool.Interface.Ref = &catalog.InterfaceRef{ProductID: productID, RPCName: t.Name}
@@ -445,7 +451,7 @@ func normalizeTool(t *Tool) error {
 	t.Aliases = catalog.SortedUnique(t.Aliases)
 	t.Keywords = catalog.SortedUnique(t.Keywords)
 	if err := checkTexts(
-		prose("avoid_when", t.AvoidWhen...), prose("description", t.Description), prose("examples", t.Examples...),
+		prose("avoid_when", t.AvoidWhen...), prose("description", t.Description), prose("examples", t.Examples...), prose("extra", t.Extra),
 		prose("keywords", t.Keywords...), prose("summary", t.Summary), prose("title", t.Title),
 		prose("unavailable_reason", t.UnavailableReason), prose("use_when", t.UseWhen...),
 	); err != nil {

@@ -5,6 +5,7 @@
 package tally
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 )
@@ -38,10 +39,21 @@ type Tally struct {
 	skipped    int
 	listed     []Skip
 	fields     map[string]*Field // looked up by name only; Fields sorts
+	warnings   map[string]*Warning
+}
+
+// Warning is a malformed detail an import repaired or dropped while keeping
+// its tool: how often, per field, and the first example.
+type Warning struct {
+	Field   string
+	Count   int
+	Example string
 }
 
 // New returns an empty tally; strict makes Skip refuse instead of skip.
-func New(strict bool) *Tally { return &Tally{Strict: strict, fields: map[string]*Field{}} }
+func New(strict bool) *Tally {
+	return &Tally{Strict: strict, fields: map[string]*Field{}, warnings: map[string]*Warning{}}
+}
 
 // Read counts one tool entry of the input, at a checkpoint.
 func (t *Tally) Read() {
@@ -70,6 +82,35 @@ func (t *Tally) Skip(tool string, err error) error {
 		t.listed = append(t.listed, Skip{Tool: tool, Reason: err.Error()})
 	}
 	return nil
+}
+
+// Warn records a repaired detail of field (example says what and where):
+// it returns an error when the tally is strict (or nil), so that --strict
+// refuses what a lenient import repairs, and otherwise counts it and
+// returns nil.
+func (t *Tally) Warn(field, example string) error {
+	if t == nil || t.Strict {
+		return fmt.Errorf("%s: %s", field, example)
+	}
+	w, ok := t.warnings[field]
+	if !ok {
+		w = &Warning{Field: field, Example: example}
+		t.warnings[field] = w
+	}
+	w.Count++
+	return nil
+}
+
+// Warnings lists the recorded warnings in field order.
+func (t *Tally) Warnings() []Warning {
+	if t == nil {
+		return nil
+	}
+	out := make([]Warning, 0, len(t.warnings))
+	for _, field := range slices.Sorted(maps.Keys(t.warnings)) {
+		out = append(out, *t.warnings[field])
+	}
+	return out
 }
 
 // Use counts a field that was present and whose value reached the catalog.
