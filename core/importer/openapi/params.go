@@ -85,6 +85,9 @@ func (o *opReader) inputSchema(shared any) map[string]any {
 		bodySchema, bodyRequired = o.requestBody(e)
 	}
 	if bodySchema != nil {
+		// Cleaned before merging: only its properties may reach the
+		// input schema, and what is wrong with the rest is still said.
+		o.clean(bodySchema, "request body", 0)
 		o.mergeBody(properties, &required, bodySchema, bodyRequired)
 	}
 

@@ -3,8 +3,8 @@ package openapi
 import (
 	"fmt"
 	"maps"
-	"slices"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )

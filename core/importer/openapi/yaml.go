@@ -16,9 +16,12 @@ import (
 // into the values jsonread gives for JSON, and that is where an alias would
 // be copied. So the copying is bounded here, not by the parser:
 //
-//   - maxYAMLValues bounds the values built, aliases expanded included: a
-//     "billion laughs" document (each level an alias list of the one below)
-//     stops at the bound with an error, after at most that much work;
+//   - the values built inside aliases are bounded by the input's size in
+//     bytes (plus 64 Ki): a "billion laughs" document (each level an alias
+//     list of the one below) stops at the bound with an error, after work
+//     and memory proportional to its size. Values outside aliases need a
+//     byte of input each, so the document's values are at most about twice
+//     its bytes (and at most maxYAMLValues);
 //   - maxYAMLDepth bounds nesting, also through aliases (an alias of an
 //     ancestor, a cycle, is refused outright).
 //
@@ -31,7 +34,7 @@ const (
 )
 
 // errYAMLTooLarge is returned for a document over maxYAMLValues.
-var errYAMLTooLarge = fmt.Errorf("not a usable YAML document: more than %d values once aliases are expanded", maxYAMLValues)
+var errYAMLTooLarge = errors.New("not a usable YAML document: too many values once aliases are expanded (more than its size in bytes)")
 
 // decodeYAML reads one YAML document into JSON-like values:
 // map[string]any, []any, string, json.Number, bool and nil.
@@ -43,18 +46,25 @@ func decodeYAML(data []byte) (value any, err error) {
 	if doc.Kind == 0 { // empty input
 		return nil, errors.New("not valid YAML: the document is empty")
 	}
-	c := yamlConverter{}
+	c := yamlConverter{aliasLimit: len(data) + 64<<10}
 	return c.value(&doc, 0)
 }
 
 type yamlConverter struct {
-	values int
-	active []*yaml.Node // the aliases being expanded, to refuse a cycle
+	values     int
+	aliased    int // values built inside aliases
+	aliasLimit int
+	active     []*yaml.Node // the aliases being expanded, to refuse a cycle
 }
 
 func (c *yamlConverter) value(n *yaml.Node, depth int) (any, error) {
 	if c.values++; c.values > maxYAMLValues {
 		return nil, errYAMLTooLarge
+	}
+	if len(c.active) > 0 {
+		if c.aliased++; c.aliased > c.aliasLimit {
+			return nil, errYAMLTooLarge
+		}
 	}
 	if depth > maxYAMLDepth {
 		return nil, fmt.Errorf("line %d: nested more than %d levels deep", n.Line, maxYAMLDepth)
