@@ -3,7 +3,6 @@ package openapi
 import (
 	"fmt"
 	"maps"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,10 +38,7 @@ func (r *resolver) lookup(ref string) (any, error) {
 	if !strings.HasPrefix(ref, "#") {
 		return nil, fmt.Errorf("%q is not a local reference (only #/… references are followed)", ref)
 	}
-	pointer, err := url.PathUnescape(ref[1:])
-	if err != nil {
-		pointer = ref[1:]
-	}
+	pointer := unescapeURI(ref[1:])
 	if pointer == "" {
 		return r.root, nil
 	}
@@ -206,4 +202,24 @@ func stub(ref string, target any) map[string]any {
 		}
 	}
 	return out
+}
+
+// unescapeURI undoes the percent-encoding of a URI fragment ("%7B" → "{"),
+// leaving a malformed escape as it is.
+func unescapeURI(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
+				b.WriteByte(byte(v))
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
