@@ -231,7 +231,7 @@ func (r *reader) operation(path, method string, value, shared any) (native.Tool,
 	tool.Title = o.str("summary")
 	tool.Description = o.str("description")
 	tool.Keywords = o.strs("tags")
-	tool.Deprecated = o.flag(op, "deprecated", "deprecated")
+	tool.Deprecated = o.flag(op, "deprecated", "deprecated", "")
 	tool.Safety = o.safety(method)
 
 	o.extra(strings.ToUpper(method) + " " + path)
@@ -338,8 +338,9 @@ func (o *opReader) strs(key string) []string {
 	}
 }
 
-// flag reads a boolean, coercing "true" and "false" strings (any case).
-func (o *opReader) flag(object map[string]any, key, field string) bool {
+// flag reads a boolean, coercing "true" and "false" strings (any case);
+// subject ("parameter \"q\": ") says whose it is in a warning.
+func (o *opReader) flag(object map[string]any, key, field, subject string) bool {
 	switch v := object[key].(type) {
 	case nil:
 		return false
@@ -348,14 +349,14 @@ func (o *opReader) flag(object map[string]any, key, field string) bool {
 	case string:
 		switch strings.ToLower(strings.TrimSpace(v)) {
 		case "true":
-			o.warn(field, fmt.Sprintf("want a boolean, got the string %q; read as true", v))
+			o.warn(field, fmt.Sprintf("%swant a boolean, got the string %q; read as true", subject, v))
 			return true
 		case "false", "":
-			o.warn(field, fmt.Sprintf("want a boolean, got the string %q; read as false", v))
+			o.warn(field, fmt.Sprintf("%swant a boolean, got the string %q; read as false", subject, v))
 			return false
 		}
 	}
-	o.warn(field, fmt.Sprintf("want a boolean, got %s; read as false", typeName(object[key])))
+	o.warn(field, fmt.Sprintf("%swant a boolean, got %s; read as false", subject, typeName(object[key])))
 	return false
 }
 

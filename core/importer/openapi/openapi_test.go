@@ -163,6 +163,8 @@ func TestRepairsKeepTheTool(t *testing.T) {
 	require.Equal(t, []string{"deprecated", "parameters", "parameters.in", "parameters.name", "parameters.required",
 		"schema.enum", "schema.properties", "schema.required", "schema.type", "tags", "x-toolsift-effect"}, fields)
 
+	require.Contains(t, report.Summary(), "  warning parameters.required (1): paths[\"/orders/{id}\"].get: parameter \"verbose\": want a boolean, got the string \"true\"; read as true\n")
+
 	_, _, err := importer.Import(openapi.Format, []byte(doc))
 	require.ErrorContains(t, err, "paths[\"/orders/{id}\"].get", "strict refuses the first repair")
 }

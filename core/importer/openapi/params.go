@@ -158,10 +158,11 @@ func (o *opReader) parameterList(value any, field string, e *expansion) []parame
 		if description != "" {
 			p.schema["description"] = description
 		}
-		if o.flag(object, "deprecated", "parameters.deprecated") {
+		subject := fmt.Sprintf("parameter %q: ", name)
+		if o.flag(object, "deprecated", "parameters.deprecated", subject) {
 			p.schema["deprecated"] = true
 		}
-		p.required = o.flag(object, "required", "parameters.required") || in == "path" // a path parameter is always required
+		p.required = o.flag(object, "required", "parameters.required", subject) || in == "path" // a path parameter is always required
 		out = append(out, p)
 	}
 	return out
@@ -213,7 +214,7 @@ func (o *opReader) requestBody(e *expansion) (map[string]any, bool) {
 		return nil, false
 	}
 	o.extra(o.textOf(body, "description", "requestBody.description"))
-	required := o.flag(body, "required", "requestBody.required")
+	required := o.flag(body, "required", "requestBody.required", "")
 	schema := o.mediaSchema(body["content"], "requestBody.content")
 	if schema == nil {
 		return nil, false
