@@ -100,7 +100,7 @@ func Read(data []byte, t *tally.Tally, opts Options) (*native.Document, error) {
 
 	info, _ := doc["info"].(map[string]any)
 	title := strings.TrimSpace(r.text(info, "info.title", "info"))
-	product := native.Product{Description: r.text(info, "info.description", "info")}
+	product := native.Product{Description: r.cut(r.text(info, "info.description", "info"), "info.description", "info")}
 	switch {
 	case opts.Product != "":
 		product.ID, product.Name = native.ProductID(opts.Product), opts.Product
@@ -403,14 +403,20 @@ func (o *opReader) extra(text string) {
 	}
 }
 
-// extraText joins the extra parts, cut at native.MaxTextBytes (on a rune
-// boundary) with a warning, since Build refuses a longer field.
+// extraText joins the extra parts, cut to native.MaxTextBytes.
 func (o *opReader) extraText() string {
-	s := strings.Join(o.parts, " ")
+	return o.cut(strings.Join(o.parts, " "), "extra", o.where)
+}
+
+// cut shortens text the importer composed or moved (extra, the product's
+// description) to native.MaxTextBytes on a rune boundary, with a warning:
+// Build refuses a longer field, and these are no tool's identity. A tool's
+// own title or description over the limit is left for Build to refuse.
+func (r *reader) cut(s, field, where string) string {
 	if len(s) <= native.MaxTextBytes {
 		return s
 	}
-	o.warn("extra", fmt.Sprintf("%d bytes of text with no other role; cut to %d", len(s), native.MaxTextBytes))
+	r.repair(field, fmt.Sprintf("%s: %d bytes; cut to %d", where, len(s), native.MaxTextBytes))
 	cut := native.MaxTextBytes
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--

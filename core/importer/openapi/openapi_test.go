@@ -282,6 +282,18 @@ paths:
 	require.Contains(t, n.Extra, "Fine")
 }
 
+// TestLongTextIsCut: a product description or extra text over the
+// limit is cut with a warning, not a refusal of every tool.
+func TestLongTextIsCut(t *testing.T) {
+	long := strings.Repeat("word ", 20000)
+	doc := `{"openapi":"3.0.0","info":{"title":"Long","description":"` + long + `"},"paths":{"/a":{"get":{"operationId":"a","responses":{"200":{"description":"` + long + `"}}}}}}`
+	cat, report := lenient(t, []byte(doc))
+	require.Len(t, cat.Products[0].Description, native.MaxTextBytes)
+	require.Len(t, tool(t, cat, "long.a").Extra, native.MaxTextBytes)
+	require.Equal(t, "extra", report.Warnings[0].Field)
+	require.Equal(t, "info.description", report.Warnings[1].Field)
+}
+
 func TestNotOpenAPI(t *testing.T) {
 	for _, doc := range []string{`{"tools":[]}`, `[1]`, `openapi: [3]`, ``, `{`} {
 		_, err := openapi.Import([]byte(doc))

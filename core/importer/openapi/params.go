@@ -270,6 +270,8 @@ func (o *opReader) mergeBody(properties map[string]any, required *[]string, body
 		clash = clash || taken
 	}
 	if !clash {
+		// The body's own description has no property to stand on.
+		o.extra(describeText(body))
 		for _, name := range slices.Sorted(maps.Keys(fields)) {
 			properties[name] = fields[name]
 			if bodyRequired && slices.Contains(fieldsRequired, name) {
