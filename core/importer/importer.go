@@ -44,8 +44,8 @@ var generic = []struct {
 	{openai.Format, openai.ImportWith, openai.ImportForToolSearch},
 	{anthropic.Format, anthropic.ImportWith, anthropic.ImportForToolSearch},
 	{beir.Format, beir.ImportWith, nil},
-	// The product is the document's info.title; openapi.Options.Product is
-	// the hook for a build option that names it.
+	// The product is the document's info.title unless Options.Product
+	// names one (ImportWith passes it to openapi.Read).
 	{openapi.Format, openapi.ImportWith, nil},
 }
 
@@ -72,6 +72,15 @@ type Options struct {
 	Strict bool
 	// Profile names the ranking profile; "" is the format's default.
 	Profile string
+	// Product names the product of the tools whose input names none (a
+	// single MCP tools/list result, OpenAI tools outside a namespace,
+	// Anthropic tools, BEIR ids without "server::"), instead of
+	// native.DefaultProduct ("tools"): their canonical paths become
+	// "<product>.<tool>". It is the display name; the ID is
+	// native.ProductID of it. Formats dws and toolsift name every product
+	// themselves and refuse it. An OpenAPI document's product (its
+	// info.title) is replaced by it.
+	Product string
 	// ToolSearch imports for provider tool search (core/provider): each
 	// tool keeps its original definition, and of a list that marks any tool
 	// defer_loading only the deferred tools are imported (the report's
@@ -89,7 +98,9 @@ type Options struct {
 // Default reports whether every option that changes what is imported is
 // at its zero value (a checkpoint changes nothing): the options of the
 // module's build call, which takes none.
-func (o Options) Default() bool { return !o.Strict && o.Profile == "" && !o.ToolSearch }
+func (o Options) Default() bool {
+	return !o.Strict && o.Profile == "" && !o.ToolSearch && o.Product == ""
+}
 
 // Import imports data in the named format strictly, with the format's
 // default profile. Any other error means the input is not a valid catalog
@@ -129,6 +140,8 @@ func ImportWith(format string, data []byte, opts Options) (*catalog.Catalog, *pr
 		var alwaysLoaded []string
 		var err error
 		switch {
+		case format == openapi.Format && !opts.ToolSearch:
+			doc, err = openapi.Read(data, t, openapi.Options{Product: opts.Product})
 		case !opts.ToolSearch:
 			doc, err = g.translate(data, t)
 		case g.forToolSearch == nil:

@@ -32,17 +32,18 @@ type Report struct {
 	// as they are (not deferred while others are, or the provider's own
 	// built-in tools). It is returned with the snapshot, not stored in it.
 	AlwaysLoaded []string `msg:"-" json:"always_loaded,omitempty"`
-	// Warnings are the malformed details repaired or dropped with their
-	// tool kept, per field, in field order. Like AlwaysLoaded they are
-	// returned with the snapshot, not stored in it.
+	// Warnings lists, by field, the malformed values a lenient import
+	// coerced or dropped while keeping their tools (Options.Strict refuses
+	// each instead): how many, and the first. Returned with the snapshot,
+	// not stored in it.
 	Warnings []Warning `msg:"-" json:"warnings,omitempty"`
 }
 
-// Warning is how many tools had one malformed detail, with the first.
+// Warning is one kind of malformed value a lenient import repaired.
 type Warning struct {
-	Field   string `msg:"-" json:"field"`
-	Count   int    `msg:"-" json:"count"`
-	Example string `msg:"-" json:"example"`
+	Field   string `json:"field"`
+	Count   int    `json:"count"`
+	Example string `json:"example"`
 }
 
 // SkippedTool is one tool left out of the catalog and why.
@@ -74,7 +75,7 @@ func newReport(format string, t *tally.Tally, imported int) *Report {
 	for _, f := range t.Fields() {
 		r.Fields = append(r.Fields, FieldCount{Name: f.Name, Used: f.Used, Ignored: f.Ignored})
 	}
-	for _, w := range t.Warnings() {
+	for _, w := range t.Repairs() {
 		r.Warnings = append(r.Warnings, Warning{Field: w.Field, Count: w.Count, Example: w.Example})
 	}
 	return r
@@ -107,7 +108,7 @@ func (r *Report) Summary() string {
 		fmt.Fprintf(&b, "  fields ignored: %s\n", strings.Join(ignored, ", "))
 	}
 	for _, w := range r.Warnings {
-		fmt.Fprintf(&b, "  warning %s (%d): %s\n", w.Field, w.Count, w.Example)
+		fmt.Fprintf(&b, "  repaired %s on %d (tools kept; --strict refuses them), first: %s\n", w.Field, w.Count, w.Example)
 	}
 	return b.String()
 }

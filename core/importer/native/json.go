@@ -200,12 +200,12 @@ func appendTool(dst []byte, t *Tool) []byte {
 	c.strs("aliases", t.Aliases)
 	c.str("availability", t.Availability)
 	c.strs("avoid_when", t.AvoidWhen)
-	if t.Deprecated {
+	if t.Deprecated { // left out when false, as extra when empty: a catalog without them keeps its hash
 		c.Bool("deprecated", true)
 	}
 	c.str("description", t.Description)
 	c.strs("examples", t.Examples)
-	c.str("extra", t.Extra) // left out when empty, as "deprecated" when false: a catalog without them keeps its hash
+	c.str("extra", t.Extra)
 	c.Raw("input_schema", t.InputSchema)
 	c.str("interface", t.Interface)
 	c.strs("keywords", t.Keywords) // left out when empty: a catalog without keywords keeps its hash

@@ -91,9 +91,10 @@ type Tool struct {
 	AvoidWhen         []string
 	Examples          []string
 	Keywords          []string // labels that are not prose: categories, tags
-	// Extra is text with no other role (catalog.Tool.Extra); Deprecated
-	// marks a tool its source calls deprecated (catalog.Tool.Deprecated).
-	Extra      string
+	// Extra is the tool's text no other field has a role for (return
+	// values, metadata, a BEIR record's rendering…), space-joined.
+	Extra string
+	// Deprecated marks a tool its source calls deprecated.
 	Deprecated bool
 
 	// Origin names the tool as its input does (`line 7 (_id "17")`) for
@@ -451,8 +452,8 @@ func normalizeTool(t *Tool) error {
 	t.Aliases = catalog.SortedUnique(t.Aliases)
 	t.Keywords = catalog.SortedUnique(t.Keywords)
 	if err := checkTexts(
-		prose("avoid_when", t.AvoidWhen...), prose("description", t.Description), prose("examples", t.Examples...), prose("extra", t.Extra),
-		prose("keywords", t.Keywords...), prose("summary", t.Summary), prose("title", t.Title),
+		prose("avoid_when", t.AvoidWhen...), prose("description", t.Description), prose("examples", t.Examples...),
+		prose("extra", t.Extra), prose("keywords", t.Keywords...), prose("summary", t.Summary), prose("title", t.Title),
 		prose("unavailable_reason", t.UnavailableReason), prose("use_when", t.UseWhen...),
 	); err != nil {
 		return err

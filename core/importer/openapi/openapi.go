@@ -34,6 +34,7 @@ package openapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -58,8 +59,8 @@ const EffectExtension = "x-toolsift-effect"
 // Options tune Read.
 type Options struct {
 	// Product names the product of every tool (its ID is the name with
-	// "." replaced, as for an MCP server); "" takes info.title. This is
-	// the hook for a build option that names the product.
+	// "." replaced, as for an MCP server); "" takes info.title. It is
+	// importer.Options.Product (a build's --product).
 	Product string
 }
 
@@ -177,7 +178,7 @@ type reader struct {
 // warning for field, or, when the import is strict, the error that refuses
 // the document (returned, and kept in r.err).
 func (r *reader) repair(field, example string) error {
-	err := r.t.Warn(field, example)
+	err := r.t.Repair(field, errors.New(example))
 	if err != nil && r.err == nil {
 		r.err = err
 	}

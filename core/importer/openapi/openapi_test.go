@@ -163,7 +163,7 @@ func TestRepairsKeepTheTool(t *testing.T) {
 	require.Equal(t, []string{"deprecated", "parameters", "parameters.in", "parameters.name", "parameters.required",
 		"schema.enum", "schema.properties", "schema.required", "schema.type", "tags", "x-toolsift-effect"}, fields)
 
-	require.Contains(t, report.Summary(), "  warning parameters.required (1): paths[\"/orders/{id}\"].get: parameter \"verbose\": want a boolean, got the string \"true\"; read as true\n")
+	require.Contains(t, report.Summary(), "  repaired parameters.required on 1 (tools kept; --strict refuses them), first: paths[\"/orders/{id}\"].get: parameter \"verbose\": want a boolean, got the string \"true\"; read as true\n")
 
 	_, _, err := importer.Import(openapi.Format, []byte(doc))
 	require.ErrorContains(t, err, "paths[\"/orders/{id}\"].get", "strict refuses the first repair")
@@ -196,6 +196,10 @@ func TestEffectExtensionAndProduct(t *testing.T) {
 	require.Equal(t, "my_search", cat.Products[0].ID)
 	require.Equal(t, "read", tool(t, cat, "my_search.search").Safety.Effect)
 	require.Equal(t, "destructive", tool(t, cat, "my_search.purge").Safety.Effect)
+
+	named, _, _, err := importer.ImportWith(openapi.Format, doc, importer.Options{Product: "Search"})
+	require.NoError(t, err)
+	require.Equal(t, "Search", named.Products[0].ID, "importer.Options.Product reaches the importer")
 }
 
 // TestReferenceBounds: a cycle becomes a stub, an unresolved or external

@@ -5,7 +5,6 @@
 package tally
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 )
@@ -28,6 +27,14 @@ type Field struct {
 	Ignored int
 }
 
+// Repair is a malformed value an import coerced or dropped while keeping its
+// tool (a lenient import): how often, under one field, and the first case.
+type Repair struct {
+	Field   string
+	Count   int
+	Example string
+}
+
 // Tally collects the counts of one import. A nil *Tally is a strict tally
 // that counts nothing, so that code paths without a report stay simple.
 type Tally struct {
@@ -39,20 +46,12 @@ type Tally struct {
 	skipped    int
 	listed     []Skip
 	fields     map[string]*Field // looked up by name only; Fields sorts
-	warnings   map[string]*Warning
-}
-
-// Warning is a malformed detail an import repaired or dropped while keeping
-// its tool: how often, per field, and the first example.
-type Warning struct {
-	Field   string
-	Count   int
-	Example string
+	repairs    map[string]*Repair
 }
 
 // New returns an empty tally; strict makes Skip refuse instead of skip.
 func New(strict bool) *Tally {
-	return &Tally{Strict: strict, fields: map[string]*Field{}, warnings: map[string]*Warning{}}
+	return &Tally{Strict: strict, fields: map[string]*Field{}, repairs: map[string]*Repair{}}
 }
 
 // Read counts one tool entry of the input, at a checkpoint.
@@ -84,35 +83,6 @@ func (t *Tally) Skip(tool string, err error) error {
 	return nil
 }
 
-// Warn records a repaired detail of field (example says what and where):
-// it returns an error when the tally is strict (or nil), so that --strict
-// refuses what a lenient import repairs, and otherwise counts it and
-// returns nil.
-func (t *Tally) Warn(field, example string) error {
-	if t == nil || t.Strict {
-		return fmt.Errorf("%s: %s", field, example)
-	}
-	w, ok := t.warnings[field]
-	if !ok {
-		w = &Warning{Field: field, Example: example}
-		t.warnings[field] = w
-	}
-	w.Count++
-	return nil
-}
-
-// Warnings lists the recorded warnings in field order.
-func (t *Tally) Warnings() []Warning {
-	if t == nil {
-		return nil
-	}
-	out := make([]Warning, 0, len(t.warnings))
-	for _, field := range slices.Sorted(maps.Keys(t.warnings)) {
-		out = append(out, *t.warnings[field])
-	}
-	return out
-}
-
 // Use counts a field that was present and whose value reached the catalog.
 func (t *Tally) Use(field string) {
 	if t != nil {
@@ -125,6 +95,38 @@ func (t *Tally) Ignore(field string) {
 	if t != nil {
 		t.field(field).Ignored++
 	}
+}
+
+// Repair handles a malformed value that need not cost its tool: a strict
+// (or nil) tally returns err, so that the import refuses it as it always
+// did; any other counts it under field, keeps the first example (err's
+// text) and returns nil, and the importer coerces or drops the value.
+func (t *Tally) Repair(field string, err error) error {
+	if t == nil || t.Strict {
+		return err
+	}
+	r, ok := t.repairs[field]
+	if !ok {
+		r = &Repair{Field: field, Example: err.Error()}
+		t.repairs[field] = r
+	}
+	r.Count++
+	return nil
+}
+
+// Lenient reports whether Repair keeps tools (a tally that is not strict).
+func (t *Tally) Lenient() bool { return t != nil && !t.Strict }
+
+// Repairs lists the repairs in field order.
+func (t *Tally) Repairs() []Repair {
+	if t == nil {
+		return nil
+	}
+	out := make([]Repair, 0, len(t.repairs))
+	for _, field := range slices.Sorted(maps.Keys(t.repairs)) {
+		out = append(out, *t.repairs[field])
+	}
+	return out
 }
 
 // Keys counts every key of object under prefix ("doc." say): a key in used
