@@ -59,7 +59,6 @@ func TestOpenAPIGolden(t *testing.T) {
 
 	e, werr := snapshot.Open(snaps[0])
 	require.Nil(t, werr)
-	require.Equal(t, "generic-v2", e.Profile().Name)
 	var golden bytes.Buffer
 	for _, q := range openapiQueries {
 		request := map[string]any{"version": "tool-search.v1"}

@@ -27,7 +27,7 @@ after(() => engine.close());
 
 test("openapi golden vectors", () => {
   const info = engine.info();
-  assert.deepEqual([info.profile, info.format, info.tool_count], ["generic-v2", "openapi", 9]);
+  assert.deepEqual([info.format, info.tool_count], ["openapi", 9]);
   const lines = readFileSync(path.join(OPENAPI, "golden.jsonl"), "utf8").split("\n").filter((l) => l.trim() !== "");
   assert.ok(lines.length >= 18);
   for (const line of lines) {
