@@ -12,9 +12,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/native"
 	"github.com/toolsift/toolsift/core/importer/openapi"
+	"github.com/toolsift/toolsift/core/profile"
 )
 
 // spec reads a document of testdata/openapi, gunzipping a .gz.
@@ -93,6 +95,22 @@ func TestGitHubEveryOperation(t *testing.T) {
 	require.Contains(t, create.Extra, "POST /repos/{owner}/{repo}/issues")
 	del := tool(t, cat, "github_v3_rest_api.repos/delete")
 	require.Equal(t, catalog.Safety{Effect: "destructive", Risk: "high", Confirmation: "user_required", Idempotency: "idempotent"}, del.Safety)
+	// A text/plain body is not an object: it is the one property "body".
+	raw := tool(t, cat, "github_v3_rest_api.markdown/render-raw")
+	require.Equal(t, `{"properties":{"body":{"type":"string"}},"type":"object"}`, string(raw.InputSchema))
+
+	// And an agent finds what it asks for.
+	e, err := engine.New(cat, profile.GenericV2)
+	require.NoError(t, err)
+	for query, want := range map[string]string{
+		"add a label to an issue":     "github_v3_rest_api.issues/add-labels",
+		"delete a repository":         "github_v3_rest_api.repos/delete",
+		"render markdown as raw text": "github_v3_rest_api.markdown/render-raw",
+	} {
+		out, werr := e.SearchJSON([]byte(`{"version":"tool-search.v1","query":"` + query + `","limit":1}`))
+		require.Nil(t, werr)
+		require.Contains(t, string(out), `"canonical_path":"`+want+`"`, query)
+	}
 }
 
 // TestJSONAndYAMLAreOneCatalog: Scalar's Galaxy (OpenAPI 3.1) in JSON and
