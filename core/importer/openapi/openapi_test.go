@@ -124,9 +124,9 @@ func TestJSONAndYAMLAreOneCatalog(t *testing.T) {
 
 	user := tool(t, fromYAML, "scalar_galaxy.createUser")
 	require.Equal(t, "Scalar Galaxy", fromYAML.Products[0].Name)
-	// allOf: [User, Credentials] gives both schemas' properties (User's
-	// read-only id too: the schema is kept as the document gives it).
-	require.Equal(t, []string{"email", "id", "name", "password"}, paramNames(user))
+	// allOf: [User, Credentials] gives both schemas' properties, but not
+	// User's read-only id: no request sends it.
+	require.Equal(t, []string{"email", "name", "password"}, paramNames(user))
 	planet := tool(t, fromYAML, "scalar_galaxy.getPlanet")
 	require.Equal(t, "read", planet.Safety.Effect)
 	require.Equal(t, []catalog.Parameter{{Name: "planetId", Property: "planetId", Type: "integer", Description: "The ID of the planet to get", Required: true}}, planet.Parameters)

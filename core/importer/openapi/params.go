@@ -264,6 +264,13 @@ func rank(mediaType string) int {
 // one property "body".
 func (o *opReader) mergeBody(properties map[string]any, required *[]string, body map[string]any, bodyRequired bool) {
 	fields, fieldsRequired := objectProperties(body)
+	for name, field := range fields {
+		// A read-only property is not sent in a request (OpenAPI 3.0
+		// "readOnly"): the server's own id, say, is no input.
+		if m, ok := field.(map[string]any); ok && m["readOnly"] == true {
+			delete(fields, name)
+		}
+	}
 	clash := fields == nil
 	for name := range fields {
 		_, taken := properties[name]
