@@ -53,7 +53,10 @@ func TestGenericCatalogParity(t *testing.T) {
 	}
 }
 
-func replayGeneric(t *testing.T, e *Engine, golden []byte) {
+func replayGeneric(t *testing.T, e *Engine, golden []byte) { replayVectors(t, e, golden, 26) }
+
+// replayVectors replays golden vectors, at least least of them.
+func replayVectors(t *testing.T, e *Engine, golden []byte, least int) {
 	ctx := context.Background()
 	scanner := bufio.NewScanner(bytes.NewReader(golden))
 	scanner.Buffer(nil, 1<<20)
@@ -76,5 +79,5 @@ func replayGeneric(t *testing.T, e *Engine, golden []byte) {
 		n++
 	}
 	require.NoError(t, scanner.Err())
-	require.Greater(t, n, 25)
+	require.GreaterOrEqual(t, n, least)
 }

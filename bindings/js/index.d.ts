@@ -196,7 +196,8 @@ export declare function open(snapshot?: Uint8Array | ArrayBuffer | null, options
  * Build snapshot bytes from a catalog, in a fresh instance; the bytes equal `wasmhost snapshot build`.
  * Formats: "dws" (a gzip'd tar or the JSON bundle of the DWS dump), "toolsift" (toolsift-catalog.v1 JSON),
  * "mcp" (tools/list results, or {"servers": {...}}), "openai", "anthropic" (tool definition arrays),
- * "beir" (a benchmark's corpus.jsonl). See docs/CATALOGS.md.
+ * "beir" (a benchmark's corpus.jsonl), "openapi" (an OpenAPI 3.0/3.1 or Swagger 2.0 description, JSON or YAML).
+ * See docs/CATALOGS.md.
  */
 export declare function buildSnapshot(format: string, catalog: Uint8Array | ArrayBuffer | string | object, options?: OpenOptions): Promise<Uint8Array>;
 

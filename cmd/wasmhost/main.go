@@ -9,7 +9,7 @@
 //	wasmhost inspect --request-json -    one schema-inspect.v1 request on stdin
 //	wasmhost inspect --path P --expected-source-hash H1 --expected-surface-hash H2
 //	wasmhost snapshot build --format F --in PATH -o FILE.snap
-//	                                     F: dws, toolsift, mcp, openai, anthropic, beir
+//	                                     F: dws, toolsift, mcp, openai, anthropic, beir, openapi
 //	wasmhost info                        hashes, tool count, profile, sizes
 //	wasmhost eval --corpus corpus.jsonl --queries queries.jsonl --qrels qrels.tsv
 //	                                     ranking quality on a labelled benchmark

@@ -10,6 +10,7 @@
 //	openai     OpenAI function tools (both API shapes)        generic-v2
 //	anthropic  Anthropic tools                                generic-v2
 //	beir       BEIR corpus.jsonl (benchmarks)                 generic-v2
+//	openapi    OpenAPI 3.0/3.1 or Swagger 2.0, JSON or YAML   generic-v2
 package importer
 
 import (
@@ -25,6 +26,7 @@ import (
 	"github.com/toolsift/toolsift/core/importer/mcp"
 	"github.com/toolsift/toolsift/core/importer/native"
 	"github.com/toolsift/toolsift/core/importer/openai"
+	"github.com/toolsift/toolsift/core/importer/openapi"
 	"github.com/toolsift/toolsift/core/profile"
 )
 
@@ -43,6 +45,9 @@ var generic = []struct {
 	{openai.Format, openai.ImportWith, openai.ImportForToolSearch},
 	{anthropic.Format, anthropic.ImportWith, anthropic.ImportForToolSearch},
 	{beir.Format, beir.ImportWith, nil},
+	// The product is the document's info.title unless Options.Product
+	// names one (ImportWith passes it to openapi.Read).
+	{openapi.Format, openapi.ImportWith, nil},
 }
 
 // Formats lists the format names Import accepts.
@@ -74,7 +79,8 @@ type Options struct {
 	// native.DefaultProduct ("tools"): their canonical paths become
 	// "<product>.<tool>". It is the display name; the ID is
 	// native.ProductID of it. Formats dws and toolsift name every product
-	// themselves and refuse it.
+	// themselves and refuse it. An OpenAPI document's product (its
+	// info.title) is replaced by it.
 	Product string
 	// ToolSearch imports for provider tool search (core/provider): each
 	// tool keeps its original definition, and of a list that marks any tool
@@ -138,6 +144,8 @@ func ImportWith(format string, data []byte, opts Options) (*catalog.Catalog, *pr
 		var alwaysLoaded []string
 		var err error
 		switch {
+		case format == openapi.Format && !opts.ToolSearch:
+			doc, err = openapi.Read(data, t, openapi.Options{Product: opts.Product})
 		case !opts.ToolSearch:
 			doc, err = g.translate(data, t)
 		case g.forToolSearch == nil:

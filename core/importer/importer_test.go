@@ -18,18 +18,18 @@ import (
 )
 
 func TestFormats(t *testing.T) {
-	require.Equal(t, []string{"dws", "toolsift", "mcp", "openai", "anthropic", "beir"}, importer.Formats())
+	require.Equal(t, []string{"dws", "toolsift", "mcp", "openai", "anthropic", "beir", "openapi"}, importer.Formats())
 }
 
 func TestUnknownFormat(t *testing.T) {
-	for _, format := range []string{"", "MCP", "openapi", "toolsift-catalog.v1"} {
+	for _, format := range []string{"", "MCP", "swagger", "toolsift-catalog.v1"} {
 		cat, p, err := importer.Import(format, []byte(`{"tools":[]}`))
 		require.Nil(t, cat)
 		require.Nil(t, p)
 		var unknown *importer.UnknownFormatError
 		require.True(t, errors.As(err, &unknown), "%T", err)
 		require.Equal(t, format, unknown.Format)
-		require.EqualError(t, err, `unknown catalog format "`+format+`" (known: dws, toolsift, mcp, openai, anthropic, beir)`)
+		require.EqualError(t, err, `unknown catalog format "`+format+`" (known: dws, toolsift, mcp, openai, anthropic, beir, openapi)`)
 	}
 }
 
@@ -62,6 +62,28 @@ var tiny = map[string]string{
 	"beir": `{"id":"get_weather","name":"get_weather","description":"Get the weather forecast for a city","doc":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}}}
 {"id":"send_email","name":"send_email","description":"Send an email message to a recipient","doc":{"parameters":{"type":"object","properties":{"to":{"type":"string"},"body":{"type":"string"}}}}}
 {"id":"create_invoice","name":"create_invoice","description":"Create an invoice for a customer","doc":{"parameters":{"type":"object","properties":{"customer":{"type":"string"},"amount":{"type":"number"}}}}}
+`,
+	"openapi": `openapi: 3.1.0
+info: {title: tools}
+paths:
+  /weather:
+    get:
+      operationId: get_weather
+      description: Get the weather forecast for a city
+      parameters: [{name: city, in: query, required: true, description: City name, schema: {type: string}}]
+  /emails:
+    post:
+      operationId: send_email
+      description: Send an email message to a recipient
+      requestBody: {content: {application/json: {schema: {type: object, properties: {to: {type: string}, body: {type: string}}}}}}
+  /invoices:
+    post:
+      operationId: create_invoice
+      description: Create an invoice for a customer
+      requestBody: {content: {application/json: {schema: {$ref: "#/components/schemas/Invoice"}}}}
+components:
+  schemas:
+    Invoice: {type: object, properties: {customer: {type: string}, amount: {type: number}}}
 `,
 }
 
@@ -209,6 +231,11 @@ func TestBadInputEveryFormat(t *testing.T) {
 			"wrong type":        `[{"name":"x","input_schema":{"properties":[]}}]`,
 			"tool without name": `[{"description":"x","input_schema":{}}]`,
 			"10 MB description": `[{"name":"x","input_schema":{},"description":"` + big + `"}]`,
+		},
+		"openapi": {
+			"wrong type":        `{"openapi":"3.0.0","paths":{"/x":{"get":{"operationId":"x","tags":7}}}}`,
+			"tool without name": `{"openapi":"3.0.0","paths":{"/x":{"get":{"operationId":" "}}}}`,
+			"10 MB description": `{"openapi":"3.0.0","paths":{"/x":{"get":{"operationId":"x","description":"` + big + `"}}}}`,
 		},
 		"beir": {
 			"wrong type":        `{"id":"x","doc":{"required_parameters":"q"}}`,

@@ -345,7 +345,9 @@ def build_snapshot(format: str, catalog: CatalogSource, *, memory_limit: int = D
     ``{"catalog.json":{...},"tools/chat.json":{...},...}``), ``"toolsift"``
     (toolsift-catalog.v1 JSON), ``"mcp"`` (a ``tools/list`` result, or
     ``{"servers": {...}}``), ``"openai"`` or ``"anthropic"`` (tool definition
-    lists) or ``"beir"`` (a benchmark's corpus.jsonl); see docs/CATALOGS.md.
+    lists), ``"beir"`` (a benchmark's corpus.jsonl) or ``"openapi"`` (an
+    OpenAPI 3.0/3.1 or Swagger 2.0 description, JSON or YAML); see
+    docs/CATALOGS.md.
     ``catalog`` is the input as bytes, a str, a dict (serialised compactly),
     or a path (os.PathLike) to a file. Takes seconds and a linear memory near
     300 MiB for DWS. A refused catalog raises :class:`ValidationError`
