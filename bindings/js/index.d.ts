@@ -232,7 +232,11 @@ export declare class EngineClosedError extends Error {}
 // -- provider tool search ----------------------------------------------
 
 export interface BudgetOptions {
-  /** Cap on the loaded definitions, in tokens counted as bytes/4 (1-1048576; default 8192). */
+  /**
+   * Cap on the loaded definitions, in tokens counted as bytes/4 (1-1048576;
+   * 0 or absent: the default 8192). NaN and ±Infinity throw ValidationError
+   * (invalid_budget), as an integer out of range does.
+   */
   budgetTokens?: number;
 }
 
