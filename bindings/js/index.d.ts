@@ -148,11 +148,15 @@ export declare class Engine {
   private constructor();
   /** The parsed tool-search.v1 response. */
   search(request: SearchRequest | RawRequest, options?: SearchOptions): SearchResponse;
-  /** The module's exact compact tool-search.v1 response (no newline), decoded as UTF-8. */
+  /**
+   * The module's exact compact tool-search.v1 response (no newline), unparsed:
+   * its UTF-8 bytes decoded to a string (`new TextEncoder().encode()` gives the
+   * bytes back exactly). Python's `search_raw` returns the bytes themselves.
+   */
   searchRaw(request: SearchRequest | RawRequest, options?: SearchOptions): string;
   /** The parsed schema-inspect.v1 response. */
   inspect(request: InspectRequest | RawRequest): InspectResponse;
-  /** The module's exact pretty schema-inspect.v1 response (no newline). */
+  /** The module's exact pretty schema-inspect.v1 response (no newline), as searchRaw: a string. */
   inspectRaw(request: InspectRequest | RawRequest): string;
   info(): EngineInfo;
 
