@@ -15,7 +15,7 @@
 
 GO        ?= go
 FUZZTIME  ?= 60s
-Q         ?= 给群里发送文件
+Q         ?= 创建日程
 BENCHTIME ?= 2s
 COUNT     ?= 5
 
