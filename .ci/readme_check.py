@@ -5,7 +5,8 @@ A new user copies the README's commands into a shell: each ```sh block must
 run there and exit 0. The blocks run in a clone of the committed HEAD (so a
 file the README names but git does not hold fails here as it would for them),
 with a fresh virtual environment first on PATH (so `pip install` works as in
-a user's venv) and no standard input. A block preceded by an HTML comment
+a user's venv), GOBIN a fresh folder on PATH (so `go install`ed commands run
+as from a user's GOPATH/bin) and no standard input. A block preceded by an HTML comment
 `<!-- readme-check: skip (why) -->` is listed and not run; the reason is
 required, so every skip says why.
 
@@ -51,7 +52,11 @@ def main() -> int:
         subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(repo), str(clone)], check=True)
         venv = Path(tmp) / "venv"
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        env = dict(os.environ, PATH=f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}", VIRTUAL_ENV=str(venv))
+        # `go install` writes into a folder of this run, first on PATH, as a
+        # user's GOPATH/bin on their PATH would be (not into the real one).
+        gobin = Path(tmp) / "gobin"
+        env = dict(os.environ, PATH=os.pathsep.join([str(venv / "bin"), str(gobin), os.environ["PATH"]]),
+                   VIRTUAL_ENV=str(venv), GOBIN=str(gobin))
         failed = 0
         for line, body, why in found:
             first = body.strip().splitlines()[0] if body.strip() else ""

@@ -20,6 +20,7 @@ import (
 
 	"github.com/toolsift/toolsift/gateway"
 	"github.com/toolsift/toolsift/hostapi"
+	"github.com/toolsift/toolsift/internal/testskip"
 )
 
 // childEnv names the kind of MCP server this test binary runs as when the
@@ -100,7 +101,8 @@ func childServer(name, kind string) gateway.ServerConfig {
 
 // npmServers is the config of the two npm servers (installed by `npm ci`
 // in examples/mcp), the filesystem server over root. Without node or the
-// packages the test is skipped, or fails under CI=true.
+// packages the test is skipped (and the skip recorded), or fails under
+// CI=true: testskip.Missing.
 func npmServers(t testing.TB, root string) []gateway.ServerConfig {
 	t.Helper()
 	modules, err := filepath.Abs("../examples/mcp/node_modules/@modelcontextprotocol")
@@ -109,13 +111,10 @@ func npmServers(t testing.TB, root string) []gateway.ServerConfig {
 	if _, err := exec.LookPath("node"); err != nil {
 		missing = "node is not installed"
 	} else if _, err := os.Stat(filepath.Join(modules, "server-filesystem", "dist", "index.js")); err != nil {
-		missing = "examples/mcp/node_modules is missing (run: cd examples/mcp && npm ci)"
+		missing = "examples/mcp/node_modules is missing (run: make setup, or make mcp-deps)"
 	}
 	if missing != "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the npm MCP servers are needed under CI: %s", missing)
-		}
-		t.Skipf("skipping: %s", missing)
+		testskip.Missing(t, missing)
 	}
 	return []gateway.ServerConfig{
 		{Name: "everything", Command: "node", Args: []string{filepath.Join(modules, "server-everything", "dist", "index.js"), "stdio"}},

@@ -148,11 +148,15 @@ export declare class Engine {
   private constructor();
   /** The parsed tool-search.v1 response. */
   search(request: SearchRequest | RawRequest, options?: SearchOptions): SearchResponse;
-  /** The module's exact compact tool-search.v1 response (no newline), decoded as UTF-8. */
+  /**
+   * The module's exact compact tool-search.v1 response (no newline), unparsed:
+   * its UTF-8 bytes decoded to a string (`new TextEncoder().encode()` gives the
+   * bytes back exactly). Python's `search_raw` returns the bytes themselves.
+   */
   searchRaw(request: SearchRequest | RawRequest, options?: SearchOptions): string;
   /** The parsed schema-inspect.v1 response. */
   inspect(request: InspectRequest | RawRequest): InspectResponse;
-  /** The module's exact pretty schema-inspect.v1 response (no newline). */
+  /** The module's exact pretty schema-inspect.v1 response (no newline), as searchRaw: a string. */
   inspectRaw(request: InspectRequest | RawRequest): string;
   info(): EngineInfo;
 
@@ -233,7 +237,11 @@ export declare class EngineClosedError extends Error {}
 // -- provider tool search ----------------------------------------------
 
 export interface BudgetOptions {
-  /** Cap on the loaded definitions, in tokens counted as bytes/4 (1-1048576; default 8192). */
+  /**
+   * Cap on the loaded definitions, in tokens counted as bytes/4 (1-1048576;
+   * 0 or absent: the default 8192). NaN and ±Infinity throw ValidationError
+   * (invalid_budget), as an integer out of range does.
+   */
   budgetTokens?: number;
 }
 

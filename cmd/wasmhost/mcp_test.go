@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolsift/toolsift/gateway"
+	"github.com/toolsift/toolsift/internal/testskip"
 )
 
 func TestMCPFlags(t *testing.T) {
@@ -117,7 +118,8 @@ func TestMCPSearchIsWasmhostSearch(t *testing.T) {
 }
 
 // npmServerConfigs are the two servers examples/mcp installs (npm ci);
-// without node or the packages the test is skipped, or fails under CI=true.
+// without node or the packages the test is skipped (and the skip recorded),
+// or fails under CI=true: testskip.Missing.
 func npmServerConfigs(t *testing.T, root string) []gateway.ServerConfig {
 	t.Helper()
 	modules, err := filepath.Abs("../../examples/mcp/node_modules/@modelcontextprotocol")
@@ -126,13 +128,10 @@ func npmServerConfigs(t *testing.T, root string) []gateway.ServerConfig {
 	if _, err := exec.LookPath("node"); err != nil {
 		missing = "node is not installed"
 	} else if _, err := os.Stat(filepath.Join(modules, "server-everything", "dist", "index.js")); err != nil {
-		missing = "examples/mcp/node_modules is missing (run: cd examples/mcp && npm ci)"
+		missing = "examples/mcp/node_modules is missing (run: make setup, or make mcp-deps)"
 	}
 	if missing != "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the npm MCP servers are needed under CI: %s", missing)
-		}
-		t.Skipf("skipping: %s", missing)
+		testskip.Missing(t, missing)
 	}
 	return []gateway.ServerConfig{
 		{Name: "everything", Command: "node", Args: []string{filepath.Join(modules, "server-everything", "dist", "index.js"), "stdio"}},

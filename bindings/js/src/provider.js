@@ -64,11 +64,23 @@ export function request(op, members = {}) {
   return r;
 }
 
+/**
+ * budgetTokens as the request carries it. JSON has no NaN or Infinity
+ * (JSON.stringify writes null, which would mean "the default"), so a
+ * non-finite number is refused here, with the reason Python gives it.
+ */
+function budget(budgetTokens) {
+  if (typeof budgetTokens === "number" && !Number.isFinite(budgetTokens)) {
+    throw validation("invalid_budget", `budget_tokens must be a finite number, got ${budgetTokens}`);
+  }
+  return budgetTokens;
+}
+
 export const ops = {
   openAIToolSearchTool: () => request("openai_tool_search_tool"),
-  answerToolSearchCall: (item, budgetTokens) => request("answer_tool_search_call", { item: jsonValue(item, "item"), budget_tokens: budgetTokens }),
+  answerToolSearchCall: (item, budgetTokens) => request("answer_tool_search_call", { item: jsonValue(item, "item"), budget_tokens: budget(budgetTokens) }),
   anthropicSearchTool: (name) => request("anthropic_search_tool", { name }),
-  answerToolUse: (block, budgetTokens) => request("answer_tool_use", { block: jsonValue(block, "block"), budget_tokens: budgetTokens }),
+  answerToolUse: (block, budgetTokens) => request("answer_tool_use", { block: jsonValue(block, "block"), budget_tokens: budget(budgetTokens) }),
   definitions: (provider) => request("definitions", { provider }),
 };
 

@@ -263,3 +263,15 @@ test("the npm tarball carries the licences, the README and the metadata", () => 
   assert.match(pj.repository.url, /github\.com\/toolsift\/toolsift/);
   assert.ok(pj.keywords.length > 0);
 });
+
+// What the README says a user installs: one runtime dependency, the Node
+// versions CI tests declared in engines, and the running Node within them.
+test("one runtime dependency, and engines covers the Node this runs on", () => {
+  const pj = JSON.parse(readFileSync(path.join(PKG, "package.json"), "utf8"));
+  assert.deepEqual(Object.keys(pj.dependencies), ["@bjorn3/browser_wasi_shim"], "a new runtime dependency: say so in both READMEs (Install)");
+  assert.equal(pj.engines.node, ">=20");
+  assert.ok(Number(process.versions.node.split(".")[0]) >= 20, `Node ${process.versions.node} is below engines`);
+  for (const dev of ["openai", "@anthropic-ai/sdk", "ai", "@openai/agents", "typescript", "playwright-core"]) {
+    assert.ok(dev in pj.devDependencies && !(dev in pj.dependencies), `${dev} is for the tests only`);
+  }
+});

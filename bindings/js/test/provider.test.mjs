@@ -194,3 +194,32 @@ test("ToolSession loads each tool once and notices a changed catalog", { skip },
     anthropic.close();
   }
 });
+
+// JSON has no NaN or Infinity: JSON.stringify would write null, which the
+// request leaves out, so the default budget would answer. Refused instead,
+// with the reason and message the Python binding gives.
+test("budgetTokens of NaN or ±Infinity is refused, not the default", async () => {
+  const { ToolSession } = await import("../index.js");
+  const openai = await open((await fromOpenAITools(readJSON("openai-tools.json"))).snapshot);
+  const anthropic = await open((await fromAnthropicTools(readJSON("anthropic-tools.json"))).snapshot);
+  const item = { type: "tool_search_call", call_id: "c1", arguments: { query: "customer email" } };
+  const block = { type: "tool_use", id: "t1", name: "tool_search", input: { query: "customer email" } };
+  try {
+    for (const [bad, shown] of [[NaN, "NaN"], [Infinity, "Infinity"], [-Infinity, "-Infinity"]]) {
+      const refused = (err) => err instanceof ToolsiftError && err.category === "validation" && err.reason === "invalid_budget" &&
+        err.message.includes(`budget_tokens must be a finite number, got ${shown}`);
+      assert.throws(() => openai.answerToolSearchCall(item, { budgetTokens: bad }), refused, `answerToolSearchCall ${shown}`);
+      assert.throws(() => anthropic.answerToolUse(block, { budgetTokens: bad }), refused, `answerToolUse ${shown}`);
+      const session = new ToolSession();
+      assert.throws(() => session.answerToolSearchCall(openai, item, { budgetTokens: bad }), refused, `ToolSession ${shown}`);
+      assert.deepEqual(session.loaded, [], "a refused call loads nothing");
+    }
+    // The finite values still reach the module: a budget of 1 is too small
+    // for any definition, and 0 (or none) is the default.
+    assert.deepEqual(openai.answerToolSearchCall(item, { budgetTokens: 1 }).tools, []);
+    assert.ok(openai.answerToolSearchCall(item, { budgetTokens: 0 }).tools.length > 0);
+  } finally {
+    openai.close();
+    anthropic.close();
+  }
+});

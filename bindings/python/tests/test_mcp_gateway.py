@@ -33,7 +33,7 @@ def _missing() -> str:
     if shutil.which("node") is None or shutil.which("npx") is None:
         return "node/npx is not installed"
     if not (MODULES / "server-filesystem" / "dist" / "index.js").is_file():
-        return "examples/mcp/node_modules is missing (run: cd examples/mcp && npm ci)"
+        return "examples/mcp/node_modules is missing (run: make setup, or make mcp-deps)"
     try:
         import mcp  # noqa: F401
     except ImportError:

@@ -251,3 +251,22 @@ def test_tool_session() -> None:
         resumed.answer_tool_use(anthropic, {"type": "tool_use", "id": "t1", "name": "tool_search", "input": {"query": "slack"}})
         assert resumed.catalog_changed
         assert not set(resumed.loaded) & set(session.loaded)
+
+
+@needs_module
+@pytest.mark.parametrize("bad,shown", [(float("nan"), "NaN"), (float("inf"), "Infinity"), (float("-inf"), "-Infinity")])
+def test_non_finite_budget_is_refused(bad: float, shown: str) -> None:
+    """json.dumps would write NaN or Infinity, which is not JSON: refused by
+    name, with the reason and message the JS binding gives."""
+    item = {"type": "tool_search_call", "call_id": "c1", "arguments": {"query": "customer email"}}
+    block = {"type": "tool_use", "id": "t1", "name": "tool_search", "input": {"query": "customer email"}}
+    with toolsift.from_openai_tools(DIR / "openai-tools.json").open() as openai, toolsift.from_anthropic_tools(DIR / "anthropic-tools.json").open() as anthropic:
+        session = toolsift.ToolSession()
+        for call in (lambda: openai.answer_tool_search_call(item, budget_tokens=bad),  # type: ignore[arg-type]
+                     lambda: anthropic.answer_tool_use(block, budget_tokens=bad),  # type: ignore[arg-type]
+                     lambda: session.answer_tool_search_call(openai, item, budget_tokens=bad)):  # type: ignore[arg-type]
+            with pytest.raises(toolsift.ValidationError) as info:
+                call()
+            assert info.value.reason == "invalid_budget"
+            assert f"budget_tokens must be a finite number, got {shown}" in str(info.value)
+        assert session.loaded == []

@@ -247,7 +247,9 @@ class Engine:
     # -- calls -----------------------------------------------------------
 
     def search_raw(self, request: Request, *, explain: bool = False) -> bytes:
-        """The exact compact tool-search.v1 response bytes (no newline).
+        """The exact compact tool-search.v1 response bytes (no newline):
+        the module's UTF-8 JSON, unparsed. (The JS binding's ``searchRaw``
+        returns the same answer decoded to a string.)
 
         ``explain=True`` sets flags bit 0 (``score_breakdown`` on each
         candidate; for tuning, never for agents). Errors raise

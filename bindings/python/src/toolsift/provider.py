@@ -13,6 +13,7 @@ are thin wrappers and every host returns the same bytes.
 from __future__ import annotations
 
 import json
+import math
 import os
 import struct
 from dataclasses import dataclass, field
@@ -159,6 +160,11 @@ def _request(op: str, **members: Any) -> bytes:
     for k, v in members.items():
         if v is None or v == "" or v == 0:
             continue
+        if k == "budget_tokens" and isinstance(v, float) and not math.isfinite(v):
+            # json.dumps would write NaN or Infinity, which is not JSON;
+            # refused by name, with the reason the JS binding gives it.
+            shown = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}[str(v)]
+            raise validation("invalid_budget", f"budget_tokens must be a finite number, got {shown}")
         if k in ("item", "block") and isinstance(v, (str, bytes)):
             try:
                 v = json.loads(v)
