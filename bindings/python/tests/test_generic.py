@@ -106,3 +106,16 @@ def test_deep_nesting_is_invalid_catalog_in_every_format(levels: int) -> None:
         with pytest.raises(toolsift.ValidationError) as caught:
             load(catalogs[fmt].encode())
         assert caught.value.reason == "invalid_catalog", fmt
+
+
+def test_the_deepest_catalog_admitted_builds_and_answers() -> None:
+    """512 levels (the tool list, the tool and 510 below) stay within
+    wasmtime's stack: built, imported, opened and rendered back."""
+    text = ('[{"name":"x","input_schema":' + nested(510) + "}]").encode()
+    assert toolsift.build_snapshot("anthropic", text)
+    e = toolsift.from_anthropic_tools(text).open()
+    try:
+        out = e.provider_raw({"op": "definitions", "provider": "anthropic"})
+        assert out.count(b'{"a":[') == 255
+    finally:
+        e.close()
