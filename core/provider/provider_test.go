@@ -99,7 +99,7 @@ type goldenError struct {
 
 // open builds a catalog's snapshot as every host does (provider.Import,
 // the module's toolsift_import_tools) and opens it.
-func open(t *testing.T, format, file string) (*engine.Engine, []byte, []byte) {
+func open(t testing.TB, format, file string) (*engine.Engine, []byte, []byte) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, file))
 	require.NoError(t, err)

@@ -202,3 +202,45 @@ func must(b []byte, err error) json.RawMessage {
 }
 
 func itoa(n int64) string { return string(must(json.Marshal(n))) }
+
+// FuzzSessionState feeds any bytes as a conversation's session state to an
+// answer: a typed refusal, or an answer whose state stays within its caps
+// whenever it loaded something (a state already over its caps, made for the
+// other provider's shape, loads nothing), with every count positive.
+func FuzzSessionState(f *testing.F) {
+	e, _, _ := open(f, "openai", "openai-tools.json")
+	v := e.Version()
+	hashes := `"source_hash":"` + v.SourceHash + `","surface_hash":"` + v.SurfaceHash + `"`
+	for _, seed := range []string{
+		`{}`, `{"max_tools":1}`, `{"max_bytes":300}`,
+		`{` + hashes + `,"max_bytes":1500,"loaded":[{"path":"crm.get_customer_profile","bytes":1}]}`,
+		`{` + hashes + `,"max_bytes":1500,"loaded":[{"path":"crm.get_customer_profile","bytes":4611686018427387904},{"path":"crm.delete_customer","bytes":4611686018427387904}]}`,
+		`{"max_bytes":1500,"loaded":[{"path":"a.b","bytes":9223372036854775807},{"path":"a.c","bytes":9223372036854775807}]}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	item := `{"type":"tool_search_call","call_id":"c","arguments":{"query":"customer calendar event flights","limit":5}}`
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if !json.Valid(raw) {
+			return
+		}
+		out, err := provider.Do(nil, e, []byte(`{"op":"answer_tool_search_call","item":`+item+`,"session":`+string(raw)+`}`))
+		if err != nil {
+			require.ErrorContains(t, err, "validation")
+			return
+		}
+		var a sessionAnswer
+		require.NoError(t, json.Unmarshal(out, &a))
+		after := decodeState(t, a.Session)
+		var before state
+		_ = json.Unmarshal(raw, &before)
+		for _, l := range after.Loaded {
+			require.Positive(t, l.Bytes)
+		}
+		reset := before.SourceHash != v.SourceHash || before.SurfaceHash != v.SurfaceHash
+		if (reset && len(after.Loaded) > 0) || len(after.Loaded) > len(before.Loaded) {
+			require.LessOrEqual(t, after.total(), after.MaxBytes, "%s", raw)
+			require.LessOrEqual(t, len(after.Loaded), after.MaxTools, "%s", raw)
+		}
+	})
+}
