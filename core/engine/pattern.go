@@ -176,8 +176,8 @@ func treeSize(re *syntax.Regexp, limit int) int {
 	case syntax.OpRepeat:
 		// Simplify writes x{n,m} as n copies of x then m-n optional ones
 		// (each behind an alternation), x{n,} as n-1 copies then x+ (or
-		// x*), and x{0} as an empty match. The parser bounds n and m by 1,000, so
-		// no product here overflows.
+		// x*), and x{0} as an empty match. The parser bounds n and m by
+		// 1,000, so no product here overflows.
 		sub := treeSize(re.Sub[0], limit)
 		if re.Max < 0 {
 			return min(max(re.Min, 1)*sub+2, over)
