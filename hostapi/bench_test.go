@@ -73,6 +73,28 @@ func BenchmarkNativeSearchWorkflow(b *testing.B) { benchNative(b, workflowQuery)
 
 func BenchmarkNativeSearchExactGuard(b *testing.B) { benchNative(b, exactQuery) }
 
+// The slowest pattern searches the bounds admit on the DWS catalog
+// (core/engine's TestPatternWorstAccepted lists the families; docs/INTEGRATIONS.md
+// quotes these): through the module and natively.
+var worstPatternRequests = []struct{ name, request string }{
+	{"class", `{"version":"tool-search.v1","pattern":"[^\\x01]{0,24}\\x01"}`},
+	{"optional", `{"version":"tool-search.v1","pattern":"(?:[^\\x01]?){16}\\x01"}`},
+	{"unicode", `{"version":"tool-search.v1","pattern":"(?:.|\\pL){0,24}\\x01"}`},
+	{"star", `{"version":"tool-search.v1","pattern":"(?:[^\\x01]*){16}\\x01"}`},
+}
+
+func BenchmarkWasmSearchWorstPattern(b *testing.B) {
+	for _, p := range worstPatternRequests {
+		b.Run(p.name, func(b *testing.B) { benchSearch(b, p.request) })
+	}
+}
+
+func BenchmarkNativeSearchWorstPattern(b *testing.B) {
+	for _, p := range worstPatternRequests {
+		b.Run(p.name, func(b *testing.B) { benchNative(b, p.request) })
+	}
+}
+
 func benchNative(b *testing.B, request string) {
 	e := nativeEngine(b)
 	b.ReportAllocs()

@@ -26,7 +26,8 @@ export interface SearchRequest {
   exclude_canonical?: string[];
   /** Pattern mode instead of a query (query must then be ""): an RE2 regular
    * expression, case-insensitive, over tool names, descriptions and parameter
-   * names and descriptions (docs/INTEGRATIONS.md). */
+   * names and descriptions (docs/INTEGRATIONS.md). One whose compiled program
+   * or work over the catalog is too large is refused as `pattern_too_complex`. */
   pattern?: string;
 }
 

@@ -102,11 +102,10 @@ func (f *engineFlags) snapshotBytes(ctx context.Context) ([]byte, error) {
 	return dwscatalog.Snapshot(), nil
 }
 
-// maxSnapshotFileBytes caps what --snapshot and --catalog/--in read: no
-// snapshot format limit is defined, and an instance cannot open one near its
-// memory limit anyway (4 GiB at most; hostapi refuses a snapshot that does
-// not fit); a catalog of the documented 131,072 tools is far smaller.
-const maxSnapshotFileBytes = 1 << 30
+// maxSnapshotFileBytes caps what --snapshot and --catalog/--in read: the
+// snapshot format's limit (snapshot build refuses to write a larger one);
+// a catalog of the documented 131,072 tools is far smaller.
+const maxSnapshotFileBytes = snapshot.MaxBytes
 
 // storedSnapshot reads --snapshot, which was given: an empty path is refused
 // (an unset variable in a script would otherwise serve the built-in

@@ -19,6 +19,8 @@ func FuzzSearchJSON(f *testing.F) {
 		`{"version":"tool-search.v1","query":"查询","limit":20}`,
 		`{"version":"tool-search.v1","query":"\u202e"}`,
 		`{"version":"tool-search.v1","query":"x","effects":["READ","write"]}`,
+		`{"version":"tool-search.v1","pattern":"^send_|文件$","product_ids":["chat"]}`,
+		`{"version":"tool-search.v1","pattern":"[^\\x01]{0,1000}\\x01"}`,
 	} {
 		f.Add([]byte(seed))
 	}

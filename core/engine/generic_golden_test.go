@@ -63,6 +63,13 @@ var genericQueries = []map[string]any{
 	// A transcript: generic-v2 ranks it by the user's turns (profile.RankedQuery).
 	{"query": "user: I need a chart of this quarter's sales.\nassistant: Would a bar chart or a line chart suit you? I can also search the web for figures.\nuser: A word cloud of the product names, please.", "limit": 5},
 	{"query": strings.Repeat("天气", 1100)},
+	// Pattern mode, and its bounds: a program over 1,000 instructions, and
+	// one whose work over the whole catalog is too much but which a
+	// product filter admits.
+	{"pattern": "^bing_"},
+	{"pattern": `[^\x01]{0,1000}\x01`},
+	{"pattern": `[^\x01]{0,100}\x01`},
+	{"pattern": `[^\x01]{0,100}\x01`, "product_ids": []string{"MCP Server Chart"}},
 }
 
 // genericInspects address tools by canonical path, bare name and product.

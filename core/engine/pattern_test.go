@@ -2,8 +2,10 @@ package engine_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -85,6 +87,8 @@ func TestPatternRefusals(t *testing.T) {
 		{wire.SearchRequest{Pattern: `a*+`}, "invalid_pattern"},
 		{wire.SearchRequest{Pattern: `(?>a)`}, "invalid_pattern"},
 		{wire.SearchRequest{Pattern: `[`}, "invalid_pattern"},
+		{wire.SearchRequest{Pattern: `[^\x01]{0,1000}\x01`}, "pattern_too_complex"},
+		{wire.SearchRequest{Pattern: `(?:a{0,30}){0,30}`}, "pattern_too_complex"},
 		{wire.SearchRequest{Pattern: strings.Repeat("a", wire.MaxPatternBytes+1)}, "pattern_too_long"},
 		{wire.SearchRequest{Pattern: "sl\u202eack"}, "dangerous_pattern_unicode"},
 		{wire.SearchRequest{Pattern: "slack", Query: "post"}, "pattern_with_query"},
@@ -107,4 +111,65 @@ func TestPatternOnTheWire(t *testing.T) {
 	out, err := e.SearchJSON([]byte(`{"version":"tool-search.v1","pattern":"^slack_"}`))
 	require.NoError(t, err)
 	require.Contains(t, string(out), `"query":"","pattern":"^slack_","strategy":"pattern","candidates":[{"canonical_path":"ops.slack_status"`)
+}
+
+// The issue's attacks on the built-in DWS catalog (26 s, 55 s and over
+// 300 s before the bound) are refused as pattern_too_complex before any
+// text is matched; a pattern whose program is small enough but whose work
+// over the whole catalog is not is refused too, and answers once filters
+// leave less text to read.
+func TestPatternTooComplex(t *testing.T) {
+	e := newDWSEngine(t)
+	attack := `[^\x01]{0,1000}\x01`
+	for _, pattern := range []string{
+		attack,
+		attack + attack,
+		strings.Repeat(`[^\x01]{0,999}`, 256/len(`[^\x01]{0,999}`)),
+		`(?:[^\x01]{0,1000}){0,1000}`,
+		`[^\x01]{0,100}\x01`, // 203 instructions: a small program, too much work over 602 KB
+	} {
+		start := time.Now()
+		_, err := e.Search(wire.SearchRequest{Version: wire.SearchVersion, Pattern: pattern})
+		elapsed := time.Since(start)
+		var werr *wire.Error
+		require.True(t, errors.As(err, &werr), pattern)
+		if werr.Reason != "invalid_pattern" { // RE2's parser refuses a nested repetition over 1,000 itself
+			require.Equal(t, "pattern_too_complex", werr.Reason, "%s: %s", pattern, werr.Message)
+			require.Equal(t, wire.CategoryValidation, werr.Category)
+		}
+		require.Less(t, elapsed, time.Second, pattern) // about 1 ms: nothing is compiled or matched
+	}
+	narrow := search(t, e, wire.SearchRequest{Pattern: `[^\x01]{0,100}\x01`, ProductIDs: []string{"ding"}})
+	require.Empty(t, narrow.Candidates)
+}
+
+// The slowest patterns the bounds admit, each family at the largest
+// repetition count the DWS catalog's 602 KB of text allows: each answers,
+// in time bounded by the work bound (about 0.2 to 0.5 s natively here; the
+// limit asserted is loose for a loaded machine and the race detector).
+func TestPatternWorstAccepted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the slowest admitted patterns")
+	}
+	e := newDWSEngine(t)
+	for _, family := range engine.WorstPatterns {
+		largest := ""
+		for n := 1; n <= 1000; n++ {
+			pattern := fmt.Sprintf(family, n)
+			err := engine.PatternAdmitted(e, wire.SearchRequest{Version: wire.SearchVersion, Pattern: pattern})
+			if err != nil {
+				var werr *wire.Error
+				require.True(t, errors.As(err, &werr), pattern)
+				require.Contains(t, []string{"pattern_too_complex", "invalid_pattern"}, werr.Reason, "%s: %s", pattern, werr.Message)
+				break
+			}
+			largest = pattern
+		}
+		require.NotEmpty(t, largest, family)
+		start := time.Now()
+		search(t, e, wire.SearchRequest{Pattern: largest})
+		elapsed := time.Since(start)
+		t.Logf("%-44s %v", largest, elapsed)
+		require.Less(t, elapsed, 10*time.Second, largest)
+	}
 }

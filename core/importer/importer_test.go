@@ -352,3 +352,35 @@ func TestDeprecatedMarks(t *testing.T) {
 		})
 	}
 }
+
+// A catalog nested deeper than the decoder's bound (512 levels) is refused
+// in every format, wherever the nesting is, before the decoder recurses
+// further: in WebAssembly, 8,000 levels overflowed wasmtime's stack and
+// killed the call where other hosts refused the catalog.
+func TestDeepNestingEveryFormat(t *testing.T) {
+	nest := func(levels int) string { // levels arrays and objects, alternating
+		half := levels / 2
+		return strings.Repeat(`{"a":[`, half) + strings.Repeat(`]}`, half)
+	}
+	for _, levels := range []int{514, 8000, 9998} {
+		deep := nest(levels)
+		for format, input := range map[string]string{
+			"toolsift":  `{"version":"toolsift-catalog.v1","products":[{"id":"p","tools":[{"name":"x","input_schema":` + deep + `}]}]}`,
+			"mcp":       `{"tools":[{"name":"x","inputSchema":{"type":"object","properties":{"q":` + deep + `}}}]}`,
+			"openai":    `[{"type":"function","name":"x","parameters":` + deep + `}]`,
+			"anthropic": `[{"name":"x","input_schema":` + deep + `}]`,
+			"beir":      `{"id":"x","description":"d","doc":` + deep + `}`,
+			"dws":       `{"catalog.json":` + deep + `}`,
+			"openapi":   `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/x":{"get":{"x-deep":` + deep + `}}}}`,
+		} {
+			cat, _, err := importer.Import(format, []byte(input))
+			require.Nil(t, cat, format)
+			require.ErrorContains(t, err, "nested more than 512 levels deep", "%s, %d levels", format, levels)
+		}
+	}
+	// 512 levels are read (and refused only for what they are, not their depth).
+	_, _, err := importer.Import("anthropic", []byte(`[{"name":"x","input_schema":`+nest(510)+`}]`))
+	if err != nil {
+		require.NotContains(t, err.Error(), "levels deep")
+	}
+}

@@ -74,6 +74,9 @@ func answerToolUse(dst []byte, e *engine.Engine, block []byte, budget int, s *se
 		return len(b), err
 	}
 	matched := len(tools)
+	if err := s.recount(e, size); err != nil {
+		return dst, err
+	}
 	tools = s.fresh(e, tools)
 	kept, _, err := withinBudget(tools, budget, func(dst []byte, kept []*catalog.Tool) ([]byte, error) {
 		return appendAnthropicTools(dst, cat, kept)

@@ -71,6 +71,9 @@ func answerToolSearchCall(dst []byte, e *engine.Engine, item []byte, budget int,
 		b, err := appendOpenAIFunction(nil, cat, t)
 		return len(b), err
 	}
+	if err := s.recount(e, size); err != nil {
+		return dst, err
+	}
 	tools = s.fresh(e, tools)
 	kept, rendered, err := withinBudget(tools, budget, func(dst []byte, kept []*catalog.Tool) ([]byte, error) {
 		return appendOpenAITools(dst, cat, kept)

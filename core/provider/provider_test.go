@@ -56,6 +56,8 @@ var calls = []string{
 	// refusals
 	`{"op":"answer_tool_use","block":{"type":"tool_use","id":"toolu_x","name":"tool_search","input":{"query":"slack"}},"session":{"max_bytes":-5}}`,
 	`{"op":"answer_tool_use","block":{"type":"tool_use","id":"toolu_x","name":"tool_search","input":{"pattern":"(a)\\1"}}}`,
+	`{"op":"answer_tool_search_call","item":{"type":"tool_search_call","call_id":"call_x","arguments":{"pattern":"[^\\x01]{0,1000}\\x01"}}}`,
+	`{"op":"answer_tool_use","block":{"type":"tool_use","id":"toolu_x","name":"tool_search","input":{"query":"slack"}},"session":{"max_bytes":1500,"loaded":[{"path":"a.b","bytes":4611686018427387904},{"path":"a.c","bytes":4611686018427387904},{"path":"a.d","bytes":4611686018427387904},{"path":"a.e","bytes":4611686018427387904}]}}`,
 	`{"op":"answer_tool_search_call","item":{"type":"function_call","call_id":"call_x","arguments":{"query":"x"}}}`,
 	`{"op":"answer_tool_search_call","item":{"type":"tool_search_call","call_id":"call_x","execution":"server","arguments":{"query":"x"}}}`,
 	`{"op":"answer_tool_search_call","item":{"type":"tool_search_call","arguments":{"query":"x"}}}`,
@@ -97,7 +99,7 @@ type goldenError struct {
 
 // open builds a catalog's snapshot as every host does (provider.Import,
 // the module's toolsift_import_tools) and opens it.
-func open(t *testing.T, format, file string) (*engine.Engine, []byte, []byte) {
+func open(t testing.TB, format, file string) (*engine.Engine, []byte, []byte) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, file))
 	require.NoError(t, err)

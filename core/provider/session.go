@@ -3,6 +3,7 @@ package provider
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/engine"
@@ -66,16 +67,20 @@ func decodeSession(raw json.RawMessage, e *engine.Engine) (*session, error) {
 	case len(s.Loaded) > s.MaxTools:
 		return nil, wire.Validation("invalid_session", "session holds more tools than its max_tools")
 	}
+	// The host keeps the state and may have changed it: each count is
+	// checked against the cap before it is added, so no sum overflows
+	// (two counts near 2^63 once added up to a negative total that let
+	// 2,265 bytes load under max_bytes 1500).
 	seen := make(map[string]bool, len(s.Loaded))
 	for _, l := range s.Loaded {
-		if l.Path == "" || seen[l.Path] || l.Bytes <= 0 {
-			return nil, wire.Validation("invalid_session", fmt.Sprintf("session loaded entry %q: want a unique path and a positive byte count", l.Path))
+		if l.Path == "" || seen[l.Path] || l.Bytes <= 0 || l.Bytes > s.MaxBytes {
+			return nil, wire.Validation("invalid_session", fmt.Sprintf("session loaded entry %q: want a unique path and a byte count between 1 and max_bytes", l.Path))
+		}
+		if l.Bytes > s.MaxBytes-s.bytes {
+			return nil, wire.Validation("invalid_session", "session holds more bytes than its max_bytes")
 		}
 		seen[l.Path] = true
 		s.bytes += l.Bytes
-	}
-	if s.bytes > s.MaxBytes {
-		return nil, wire.Validation("invalid_session", "session holds more bytes than its max_bytes")
 	}
 	v := e.Version()
 	if s.SourceHash != v.SourceHash || s.SurfaceHash != v.SurfaceHash {
@@ -84,7 +89,43 @@ func decodeSession(raw json.RawMessage, e *engine.Engine) (*session, error) {
 		s.SourceHash, s.SurfaceHash = v.SourceHash, v.SurfaceHash
 		s.Loaded, s.bytes = nil, 0
 	}
+	for _, l := range s.Loaded {
+		if toolAt(e.Catalog(), l.Path) == nil {
+			return nil, wire.Validation("invalid_session", fmt.Sprintf("session loaded entry %q is not a tool of this catalog", l.Path))
+		}
+	}
 	return s, nil
+}
+
+// recount replaces the state's byte counts by what the loaded tools'
+// definitions measure in this answer's shape, so that the caps count what
+// was loaded, not what the state says (a state may understate its tools to
+// load more). A state made for the other provider's shape may then hold
+// more than max_bytes: it loads nothing further.
+func (s *session) recount(e *engine.Engine, size func(*catalog.Tool) (int, error)) error {
+	if s == nil {
+		return nil
+	}
+	s.bytes = 0
+	for i, l := range s.Loaded {
+		n, err := size(toolAt(e.Catalog(), l.Path)) // decodeSession checked that each is a tool
+		if err != nil {
+			return err
+		}
+		s.Loaded[i].Bytes = n
+		s.bytes += n
+	}
+	return nil
+}
+
+// toolAt finds a tool by canonical path (a product ID holds no '.'); nil
+// when the catalog has none there.
+func toolAt(cat *catalog.Catalog, path string) *catalog.Tool {
+	product, _, ok := strings.Cut(path, ".")
+	if !ok {
+		return nil
+	}
+	return findTool(cat, product, path)
 }
 
 // fresh drops the tools already loaded (nil session: all are fresh).

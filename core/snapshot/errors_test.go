@@ -3,11 +3,14 @@ package snapshot_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/testdata"
@@ -67,4 +70,71 @@ func TestPublicErrorsHoldTheTypedError(t *testing.T) {
 	typed("SearchJSON", "query_required", err)
 	_, err = e.InspectJSON([]byte(`{"version":"schema-inspect.v1","canonical_path":"chat"}`))
 	typed("InspectJSON", "incomplete_catalog_version", err)
+}
+
+// syntheticMCP is a tools/list result of n generated tools, each with a
+// description and two parameters.
+func syntheticMCP(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"tools":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"name":"tool_%05d","description":"Fetch record %d of ledger %d and report its balance","inputSchema":{"type":"object","properties":{"id":{"type":"string","description":"Record id %d"},"limit":{"type":"integer"}},"required":["id"]}}`, i, i, i%97, i)
+	}
+	b.WriteString(`]}`)
+	return []byte(b.String())
+}
+
+// A snapshot over the size limit is refused where it is built, with
+// snapshot_too_large naming the limit, instead of being written for every
+// host to refuse when it reads it (100,000 MCP tools made 1.09 GB, over the
+// 1 GiB the command lines read); and Decode refuses one over the limit
+// before reading its header. The limit is lowered here, so that a catalog
+// of 300 tools passes it.
+func TestSnapshotTooLarge(t *testing.T) {
+	catalog := syntheticMCP(300)
+	snap, _, err := snapshot.FromCatalog("mcp", catalog, importer.Options{})
+	require.NoError(t, err)
+	size := len(snap)
+	require.Less(t, size, snapshot.MaxBytes)
+
+	snapshot.SetMaxBytes(t, size) // exactly at the limit: written and read
+	again, _, err := snapshot.FromCatalog("mcp", catalog, importer.Options{})
+	require.NoError(t, err)
+	require.Equal(t, snap, again)
+	_, err = snapshot.Open(snap)
+	require.NoError(t, err)
+
+	snapshot.SetMaxBytes(t, size-1)
+	for name, build := range map[string]func() ([]byte, error){
+		"FromCatalog": func() ([]byte, error) {
+			s, _, err := snapshot.FromCatalog("mcp", catalog, importer.Options{})
+			return s, err
+		},
+		"Open": func() ([]byte, error) {
+			_, err := snapshot.Open(snap)
+			return nil, err
+		},
+	} {
+		out, err := build()
+		require.True(t, out == nil, name)
+		var werr *wire.Error
+		require.True(t, errors.As(err, &werr), "%s: %v", name, err)
+		require.Equal(t, "snapshot_too_large", werr.Reason, name)
+		require.Equal(t, wire.CategoryValidation, werr.Category, name)
+		require.Contains(t, werr.Message, fmt.Sprintf("is %d bytes, over the limit of %d bytes", size, size-1), name)
+	}
+
+	// Build (no import report stored) and Encode check the same limit.
+	cat, p, err := importer.Import("mcp", catalog)
+	require.NoError(t, err)
+	snapshot.SetMaxBytes(t, snapshot.MaxBytes)
+	built, err := snapshot.Build(cat, p)
+	require.NoError(t, err)
+	snapshot.SetMaxBytes(t, len(built)-1)
+	out, err := snapshot.Build(cat, p)
+	require.True(t, out == nil)
+	require.ErrorContains(t, err, "snapshot_too_large")
 }

@@ -12,3 +12,10 @@ func Reseal(b []byte) []byte {
 
 // Checksum is the body checksum (XXH64), for the stage benchmarks.
 var Checksum = xxh64
+
+// SetMaxBytes lowers the snapshot size limit until the test ends.
+func SetMaxBytes(t interface{ Cleanup(func()) }, n int) {
+	old := maxBytes
+	maxBytes = n
+	t.Cleanup(func() { maxBytes = old })
+}

@@ -52,6 +52,23 @@ const (
 	headerSize = 32
 )
 
+// MaxBytes is the largest snapshot, header included: what every host's
+// command line reads and what Decode opens. Encode refuses to write a larger
+// one (snapshot_too_large, naming the limit) rather than leave a file no
+// host will read: a snapshot is about 9.5 times its catalog (100,000 MCP
+// tools made 1.09 GB).
+const MaxBytes = 1 << 30
+
+// maxBytes is MaxBytes, lowered by tests (export_test.go) that build a
+// snapshot over the limit without building a gigabyte.
+var maxBytes = MaxBytes
+
+func tooLarge(size int) *wire.Error {
+	return wire.Validation("snapshot_too_large", fmt.Sprintf(
+		"the snapshot is %d bytes, over the limit of %d bytes every host reads; split the catalog (for example by product or server) into snapshots under the limit",
+		size, maxBytes))
+}
+
 // Body is the MessagePack body of a snapshot.
 type Body struct {
 	Profile string          `msg:"profile"`
@@ -72,10 +89,15 @@ func Encode(e *engine.Engine) ([]byte, error) { return EncodeWithReport(e, nil) 
 // import that made its catalog (nil: none).
 func EncodeWithReport(e *engine.Engine, report *importer.Report) ([]byte, error) {
 	body := Body{Profile: e.Profile().Name, Catalog: *e.Catalog(), Index: *e.Index(), Report: report, Identity: e.IdentityTable()}
-	out := make([]byte, headerSize, headerSize+body.Msgsize())
+	// Msgsize is an estimate (neither bound: the index's tables encode
+	// larger), so the size is checked on the encoded bytes.
+	out := make([]byte, headerSize, headerSize+min(body.Msgsize(), maxBytes))
 	out, err := body.MarshalMsg(out)
 	if err != nil {
 		return nil, fmt.Errorf("encode snapshot: %w", err)
+	}
+	if len(out) > maxBytes {
+		return nil, tooLarge(len(out))
 	}
 	seal(out)
 	return out, nil
@@ -162,6 +184,9 @@ func decode(data []byte, owned bool) (*Body, *wire.Error) {
 // and the error before it uses the body.
 func decodeUnverified(data []byte, owned bool) (decoded *Body, verified func() bool, werr *wire.Error) {
 	verified = func() bool { return true }
+	if len(data) > maxBytes {
+		return nil, verified, tooLarge(len(data))
+	}
 	if len(data) < headerSize || string(data[:8]) != magic {
 		return nil, verified, invalid("not a toolsift snapshot (bad magic or too short)")
 	}

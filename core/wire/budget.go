@@ -14,6 +14,14 @@ const (
 	MaxResponseBytes      = 8 << 10 // compact JSON plus one newline
 	MaxRequestBytes       = 64 << 10
 	MaxPatternBytes       = 256 // a pattern request's regular expression
+	// A pattern's compiled program has at most MaxPatternInstructions
+	// instructions, and one search at most MaxPatternWork units of work:
+	// instructions × (bytes + 1) of every text it may scan. RE2 is linear in
+	// the text but also in the program, and a pattern of 19 bytes compiles to
+	// 2,000 instructions; these bound the product (docs/INTEGRATIONS.md has
+	// the measured cost of the slowest pattern they admit).
+	MaxPatternInstructions = 1000
+	MaxPatternWork         = 1 << 25
 )
 
 // Wire versions.

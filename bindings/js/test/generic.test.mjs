@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import path from "node:path";
-import { open, buildSnapshot, ToolsiftError, ValidationError } from "../index.js";
+import { open, buildSnapshot, fromOpenAITools, fromAnthropicTools, fromMCPTools, ToolsiftError, ValidationError } from "../index.js";
 import { REPO } from "./helpers.mjs";
 
 const GENERIC = path.join(REPO, "testdata", "generic");
@@ -57,4 +57,29 @@ test("generic golden vectors (generic-v1)", () => replay(engineV1, "golden-gener
 test("a bad generic catalog names the entry", async () => {
   await assert.rejects(buildSnapshot("mcp", { servers: { github: { tools: [{ description: "no name" }] } } }),
     (err) => err instanceof ValidationError && err.reason === "invalid_catalog" && err.message.includes('servers["github"]') && err.message.includes("tools[0]"));
+});
+
+// A catalog nested deeper than the core's bound (512 levels) is refused as
+// invalid_catalog in every format and every import, as in Python, where
+// 8,000 levels used to overflow wasmtime's stack.
+test("deep nesting is invalid_catalog in every format", async () => {
+  for (const levels of [514, 8000, 9998]) {
+    const half = levels / 2;
+    const deep = '{"a":['.repeat(half) + "]}".repeat(half);
+    const catalogs = {
+      toolsift: `{"version":"toolsift-catalog.v1","products":[{"id":"p","tools":[{"name":"x","input_schema":${deep}}]}]}`,
+      mcp: `{"tools":[{"name":"x","inputSchema":{"type":"object","properties":{"q":${deep}}}}]}`,
+      openai: `[{"type":"function","name":"x","parameters":${deep}}]`,
+      anthropic: `[{"name":"x","input_schema":${deep}}]`,
+      beir: `{"id":"x","description":"d","doc":${deep}}`,
+      dws: `{"catalog.json":${deep}}`,
+    };
+    for (const [format, text] of Object.entries(catalogs)) {
+      await assert.rejects(buildSnapshot(format, text),
+        (err) => err instanceof ValidationError && err.reason === "invalid_catalog" && err.message.includes("nested more than 512 levels deep"), `${format}, ${levels}`);
+    }
+    for (const [format, load] of [["openai", fromOpenAITools], ["anthropic", fromAnthropicTools], ["mcp", fromMCPTools]]) {
+      await assert.rejects(load(catalogs[format]), (err) => err instanceof ValidationError && err.reason === "invalid_catalog", `${format}, ${levels}`);
+    }
+  }
 });

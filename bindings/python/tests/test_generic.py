@@ -75,3 +75,47 @@ def test_generic_bad_catalog_names_the_entry() -> None:
         toolsift.build_snapshot("mcp", {"servers": {"github": {"tools": [{"description": "no name"}]}}})
     assert caught.value.reason == "invalid_catalog"
     assert 'servers["github"]' in str(caught.value) and "tools[0]" in str(caught.value)
+
+
+def nested(levels: int) -> str:
+    """JSON nested `levels` deep: arrays and objects alternating."""
+    half = levels // 2
+    return '{"a":[' * half + "]}" * half
+
+
+@pytest.mark.parametrize("levels", [514, 8000, 9998])
+def test_deep_nesting_is_invalid_catalog_in_every_format(levels: int) -> None:
+    """A catalog nested deeper than the core's bound (512 levels) is refused
+    as invalid_catalog in every format; 8,000 levels used to overflow
+    wasmtime's stack (host_failure) where Node and wazero refused it."""
+    deep = nested(levels)
+    catalogs = {
+        "toolsift": '{"version":"toolsift-catalog.v1","products":[{"id":"p","tools":[{"name":"x","input_schema":' + deep + "}]}]}",
+        "mcp": '{"tools":[{"name":"x","inputSchema":{"type":"object","properties":{"q":' + deep + "}}}]}",
+        "openai": '[{"type":"function","name":"x","parameters":' + deep + "}]",
+        "anthropic": '[{"name":"x","input_schema":' + deep + "}]",
+        "beir": '{"id":"x","description":"d","doc":' + deep + "}",
+        "dws": '{"catalog.json":' + deep + "}",
+    }
+    for fmt, text in catalogs.items():
+        with pytest.raises(toolsift.ValidationError) as caught:
+            toolsift.build_snapshot(fmt, text.encode())
+        assert caught.value.reason == "invalid_catalog", fmt
+        assert "nested more than 512 levels deep" in str(caught.value), fmt
+    for fmt, load in (("openai", toolsift.from_openai_tools), ("anthropic", toolsift.from_anthropic_tools), ("mcp", toolsift.from_mcp_tools)):
+        with pytest.raises(toolsift.ValidationError) as caught:
+            load(catalogs[fmt].encode())
+        assert caught.value.reason == "invalid_catalog", fmt
+
+
+def test_the_deepest_catalog_admitted_builds_and_answers() -> None:
+    """512 levels (the tool list, the tool and 510 below) stay within
+    wasmtime's stack: built, imported, opened and rendered back."""
+    text = ('[{"name":"x","input_schema":' + nested(510) + "}]").encode()
+    assert toolsift.build_snapshot("anthropic", text)
+    e = toolsift.from_anthropic_tools(text).open()
+    try:
+        out = e.provider_raw({"op": "definitions", "provider": "anthropic"})
+        assert out.count(b'{"a":[') == 255
+    finally:
+        e.close()

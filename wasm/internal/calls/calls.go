@@ -116,9 +116,12 @@ func AppendSnapshot(out []byte, format string, data []byte) ([]byte, *wire.Error
 	}
 	snap, _, err := snapshot.FromCatalog(format, data, importer.Options{Checkpoint: checkpoint})
 	var unknown *importer.UnknownFormatError
+	var werr *wire.Error
 	switch {
 	case errors.As(err, &unknown):
 		return nil, wire.Validation("unknown_format", err.Error())
+	case errors.As(err, &werr): // the snapshot's own refusal (snapshot_too_large)
+		return nil, werr
 	case err != nil:
 		return nil, wire.Validation("invalid_catalog", err.Error())
 	}

@@ -7,9 +7,13 @@ import (
 	"unicode/utf8"
 )
 
-// maxDepth is the nesting encoding/json accepts; deeper input is refused
-// the same way, before it can exhaust the stack.
-const maxDepth = 10000
+// MaxDepth bounds how deeply a catalog's arrays and objects may nest;
+// deeper input is refused before the decoder recurses further. encoding/json
+// accepts 10,000 levels, but in WebAssembly every level is frames on the
+// engine's own stack, and wasmtime's (Python's host) overflows near 4,000,
+// which killed the call where other hosts refused the catalog. No tool
+// definition needs more than a few dozen.
+const MaxDepth = 512
 
 // decoder builds the same values as encoding/json decoding into an `any`
 // with UseNumber (map[string]any, []any, string, json.Number, bool, nil),
@@ -110,8 +114,8 @@ func (d *decoder) literal(word string) error {
 
 func (d *decoder) enter() error {
 	d.depth++
-	if d.depth > maxDepth {
-		return d.fail("exceeded max depth")
+	if d.depth > MaxDepth {
+		return d.fail(fmt.Sprintf("arrays and objects nested more than %d levels deep", MaxDepth))
 	}
 	return nil
 }
