@@ -1,0 +1,177 @@
+package provider_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/provider"
+	"github.com/toolsift/toolsift/core/snapshot"
+)
+
+// validName is both providers' rule for a tool (and OpenAI namespace) name.
+var validName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+type shownName struct {
+	CanonicalPath string `json:"canonical_path"`
+	Namespace     string `json:"namespace"`
+	Name          string `json:"name"`
+}
+
+func do(t *testing.T, e *engine.Engine, request string) string {
+	t.Helper()
+	out, err := provider.Do(nil, e, []byte(request))
+	require.NoError(t, err, request)
+	return string(out)
+}
+
+func namesTable(t *testing.T, e *engine.Engine, p string) []shownName {
+	t.Helper()
+	var table []shownName
+	require.NoError(t, json.Unmarshal([]byte(do(t, e, fmt.Sprintf(`{"op":"names","provider":%q}`, p))), &table))
+	require.Len(t, table, e.ToolCount())
+	return table
+}
+
+// checkNames: every name a provider is shown is valid, unique in its list
+// (Anthropic: one list; OpenAI: the top level, and each namespace), found
+// again by resolve_name, and a search for it loads that tool alone.
+func checkNames(t *testing.T, e *engine.Engine) map[string]map[string]string {
+	t.Helper()
+	shown := map[string]map[string]string{}
+	for _, p := range []string{"anthropic", "openai"} {
+		shown[p] = map[string]string{}
+		seen := map[string]string{}
+		for _, n := range namesTable(t, e, p) {
+			require.Regexp(t, validName, n.Name, "%s: %s", p, n.CanonicalPath)
+			key := n.Namespace + "\x00" + n.Name
+			require.NotContains(t, seen, key, "%s: %s and %s share %q", p, seen[key], n.CanonicalPath, n.Name)
+			seen[key] = n.CanonicalPath
+			if n.Namespace != "" {
+				require.Regexp(t, validName, n.Namespace)
+				shown[p][n.CanonicalPath] = n.Namespace + "." + n.Name
+			} else {
+				shown[p][n.CanonicalPath] = n.Name
+			}
+			var back struct {
+				CanonicalPath string `json:"canonical_path"`
+			}
+			req, _ := json.Marshal(map[string]string{"op": "resolve_name", "provider": p, "name": n.Name, "namespace": n.Namespace})
+			require.NoError(t, json.Unmarshal([]byte(do(t, e, string(req))), &back))
+			require.Equal(t, n.CanonicalPath, back.CanonicalPath)
+		}
+		// OpenAI: a namespace and a top-level function never share a name.
+		if p == "openai" {
+			for key, path := range seen {
+				ns, name, _ := strings.Cut(key, "\x00")
+				if ns == "" {
+					for key2 := range seen {
+						ns2, _, _ := strings.Cut(key2, "\x00")
+						require.NotEqual(t, name, ns2, "function %s is named like a namespace", path)
+					}
+				}
+			}
+		}
+	}
+	for path, name := range shown["anthropic"] {
+		use, _ := json.Marshal(map[string]any{"op": "answer_tool_use", "block": map[string]any{"type": "tool_use", "id": "toolu_n", "input": map[string]any{"query": name}}})
+		var result struct {
+			Content []struct {
+				ToolName string `json:"tool_name"`
+			} `json:"content"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(do(t, e, string(use))), &result))
+		require.Len(t, result.Content, 1, "searching %q (%s)", name, path)
+		require.Equal(t, name, result.Content[0].ToolName)
+	}
+	for path, name := range shown["openai"] {
+		call, _ := json.Marshal(map[string]any{"op": "answer_tool_search_call", "item": map[string]any{"type": "tool_search_call", "call_id": "c", "arguments": map[string]any{"query": name}}})
+		out := do(t, e, string(call))
+		_, bare, _ := strings.Cut(name, ".")
+		if bare == "" {
+			bare = name
+		}
+		require.Equal(t, 1, strings.Count(out, `"name":"`+bare+`"`), "searching %q (%s): %s", name, path, out)
+	}
+	return shown
+}
+
+func importEngine(t *testing.T, format, data string) *engine.Engine {
+	t.Helper()
+	snap, _, err := provider.Import(format, []byte(data))
+	require.NoError(t, err)
+	e, err := snapshot.Open(snap)
+	require.NoError(t, err)
+	return e
+}
+
+func TestProviderNamesAreValidUniqueAndResolve(t *testing.T) {
+	for _, c := range []struct{ format, file string }{
+		{"mcp", "mcp-names.json"}, {"anthropic", "anthropic-names.json"},
+		{"openai", "openai-tools.json"}, {"anthropic", "anthropic-tools.json"}, {"mcp", "../mcp/github-slack.json"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			e, _, _ := open(t, c.format, c.file)
+			shown := checkNames(t, e)
+			t.Logf("%v", shown)
+		})
+	}
+}
+
+// Server a's tool b__c and server a__b's tool c would both be a__b__c for
+// Anthropic: both are renamed, each from its own canonical path, so
+// neither name depends on which came first; alone, each keeps its name.
+func TestCollidingNamesAreAllRenamed(t *testing.T) {
+	tool := func(name string) string {
+		return fmt.Sprintf(`{"name":%q,"description":"d","inputSchema":{"type":"object"}}`, name)
+	}
+	both := importEngine(t, "mcp", `{"servers":{"a":{"tools":[`+tool("b__c")+`]},"a__b":{"tools":[`+tool("c")+`]}}}`)
+	table := namesTable(t, both, "anthropic")
+	require.Len(t, table, 2)
+	for _, n := range table {
+		require.Regexp(t, `^a__b__c_[0-9a-f]{8}$`, n.Name)
+	}
+	require.NotEqual(t, table[0].Name, table[1].Name)
+	reversed := importEngine(t, "mcp", `{"servers":{"a__b":{"tools":[`+tool("c")+`]},"a":{"tools":[`+tool("b__c")+`]}}}`)
+	require.Equal(t, table, namesTable(t, reversed, "anthropic"))
+
+	alone := importEngine(t, "mcp", `{"servers":{"a":{"tools":[`+tool("b__c")+`]}}}`)
+	require.Equal(t, "a__b__c", namesTable(t, alone, "anthropic")[0].Name)
+	checkNames(t, both)
+}
+
+// A name made by renaming that another tool already has takes a longer
+// hash instead: names stay unique.
+func TestRenamedNameNeverTakesAKeptOne(t *testing.T) {
+	first := importEngine(t, "anthropic", `[{"name":"get.x","description":"d","input_schema":{"type":"object"}}]`)
+	renamed := namesTable(t, first, "anthropic")[0].Name
+	require.Regexp(t, `^get_x_[0-9a-f]{8}$`, renamed)
+	e := importEngine(t, "anthropic", fmt.Sprintf(`[{"name":"get.x","description":"d","input_schema":{"type":"object"}},{"name":%q,"description":"e","input_schema":{"type":"object"}}]`, renamed))
+	table := namesTable(t, e, "anthropic")
+	require.Equal(t, "tools.get.x", table[0].CanonicalPath)
+	require.Regexp(t, `^get_x_[0-9a-f]{16}$`, table[0].Name)
+	require.True(t, strings.HasPrefix(table[0].Name, renamed))
+	require.Equal(t, renamed, table[1].Name, "the valid name another tool has stays")
+	checkNames(t, e)
+}
+
+func TestResolveNameRefusals(t *testing.T) {
+	e, _, _ := open(t, "mcp", "mcp-names.json")
+	for request, reason := range map[string]string{
+		`{"op":"resolve_name","provider":"anthropic","name":"nope"}`:                 "unknown_name",
+		`{"op":"resolve_name","provider":"anthropic","name":""}`:                     "unknown_name",
+		`{"op":"resolve_name","provider":"anthropic","name":"a__c","namespace":"a"}`: "unexpected_field",
+		`{"op":"resolve_name","provider":"openai","name":"weather"}`:                 "unknown_name",
+		`{"op":"resolve_name","provider":"gemini","name":"x"}`:                       "unknown_provider",
+		`{"op":"names","provider":"openai","name":"x"}`:                              "unexpected_field",
+		`{"op":"anthropic_search_tool","name":"a__tool_search"}`:                     "name_taken",
+	} {
+		_, err := provider.Do(nil, e, []byte(request))
+		require.ErrorContains(t, err, reason, request)
+	}
+}
