@@ -26,8 +26,9 @@ import (
 // A tool keeps its own name (Anthropic: "<product>__<name>" outside the
 // default product) when that name is valid and no other tool of the same
 // list would get it. Otherwise it is shown as the name with every run of
-// other characters made one "_", cut so that the whole fits, then "_" and
-// the first 8 hex digits of the SHA-256 of its canonical path (of its
+// other characters made one "_", cut so that the whole fits and without
+// trailing "_" ("tool" if nothing is left), then "_" and the first 8 hex
+// digits of the SHA-256 of its canonical path (of its
 // product ID, for an OpenAI namespace). Every member of a set that would
 // share a name is renamed, so that no name depends on the order of the
 // catalog. In the unlikely case that such a name is still taken, the
@@ -224,6 +225,9 @@ func suffixed(e entry, digits int) string {
 		} else if len(prefix) == 0 || prefix[len(prefix)-1] != '_' {
 			prefix = append(prefix, '_')
 		}
+	}
+	for len(prefix) > 0 && prefix[len(prefix)-1] == '_' {
+		prefix = prefix[:len(prefix)-1] // the suffix's own "_" separates
 	}
 	if len(prefix) == 0 {
 		prefix = append(prefix, "tool"...)

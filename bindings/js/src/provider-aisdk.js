@@ -5,9 +5,11 @@
 //   const search = toolSearch({ search: aiSDKToolSearch() });
 //
 // The SDK passes the deferred tools' names and descriptions with each query;
-// their snapshot is built once per distinct set (or pass an engine built from
-// the full definitions, e.g. with fromAnthropicTools, to index parameters
-// too) and the engine's ranking is returned as names.
+// their snapshot is built once per distinct set, and the engine's ranking is
+// returned as those names. Or pass an engine built from the full definitions
+// (e.g. with fromAnthropicTools or fromMCPTools, to index parameters too):
+// its ranking is returned as the names it shows Anthropic (engine.names,
+// the names of definitions("anthropic"), which the SDK must have been given).
 
 import { open } from "../index.js";
 import { fromAnthropicTools } from "../index.js";
@@ -18,6 +20,7 @@ import { fromAnthropicTools } from "../index.js";
  */
 export function aiSDKToolSearch({ engine = null, limit = 0 } = {}) {
   let built = null; // { key, engine } for the last tool set seen
+  let shown = null; // canonical path → the given engine's Anthropic name
   return async ({ query, tools }) => {
     let e = engine;
     if (e === null) {
@@ -32,11 +35,13 @@ export function aiSDKToolSearch({ engine = null, limit = 0 } = {}) {
     }
     const request = { version: "tool-search.v1", query };
     if (limit) request.limit = limit;
-    // Canonical paths are "tools.<name>" for a list without namespaces, and
-    // "<product>.<name>" otherwise, which the SDK knows as "<product>__<name>"
-    // only if it was given the names definitions("anthropic") uses.
-    return e.search(request).candidates.map((c) =>
-      c.product_id === "tools" ? c.canonical_path.slice("tools.".length) : `${c.product_id}__${c.canonical_path.slice(c.product_id.length + 1)}`,
-    );
+    const candidates = e.search(request).candidates;
+    if (e !== engine) {
+      // Built from the SDK's names: a list without namespaces, whose
+      // canonical paths are "tools.<name>".
+      return candidates.map((c) => c.canonical_path.slice("tools.".length));
+    }
+    shown ??= new Map(engine.names("anthropic").map((n) => [n.canonical_path, n.name]));
+    return candidates.map((c) => shown.get(c.canonical_path));
   };
 }
