@@ -177,7 +177,10 @@ func TestProviderNames(t *testing.T) {
 	e := openSnapshot(t, list.Snapshot)
 	raw, err := e.Names(ctx, "anthropic")
 	require.NoError(t, err)
-	var names []struct{ CanonicalPath, Name string }
+	var names []struct {
+		CanonicalPath string `json:"canonical_path"`
+		Name          string `json:"name"`
+	}
 	require.NoError(t, json.Unmarshal(raw, &names))
 	byPath := map[string]string{}
 	for _, n := range names {

@@ -21,6 +21,7 @@ import { fromAnthropicTools } from "../index.js";
 export function aiSDKToolSearch({ engine = null, limit = 0 } = {}) {
   let built = null; // { key, engine } for the last tool set seen
   let shown = null; // canonical path → the given engine's Anthropic name
+  let byName = null; // and back, so that a search for a shown name finds its tool
   return async ({ query, tools }) => {
     let e = engine;
     if (e === null) {
@@ -35,13 +36,17 @@ export function aiSDKToolSearch({ engine = null, limit = 0 } = {}) {
     }
     const request = { version: "tool-search.v1", query };
     if (limit) request.limit = limit;
-    const candidates = e.search(request).candidates;
     if (e !== engine) {
       // Built from the SDK's names: a list without namespaces, whose
       // canonical paths are "tools.<name>".
-      return candidates.map((c) => c.canonical_path.slice("tools.".length));
+      return e.search(request).candidates.map((c) => c.canonical_path.slice("tools.".length));
     }
-    shown ??= new Map(engine.names("anthropic").map((n) => [n.canonical_path, n.name]));
-    return candidates.map((c) => shown.get(c.canonical_path));
+    if (shown === null) {
+      const names = engine.names("anthropic");
+      shown = new Map(names.map((n) => [n.canonical_path, n.name]));
+      byName = new Map(names.map((n) => [n.name, n.canonical_path]));
+    }
+    request.query = byName.get(query) ?? query;
+    return e.search(request).candidates.map((c) => shown.get(c.canonical_path));
   };
 }

@@ -251,3 +251,22 @@ def test_tool_session() -> None:
         resumed.answer_tool_use(anthropic, {"type": "tool_use", "id": "t1", "name": "tool_search", "input": {"query": "slack"}})
         assert resumed.catalog_changed
         assert not set(resumed.loaded) & set(session.loaded)
+
+
+@needs_module
+def test_names_resolve_back(engines: Dict[str, toolsift.ProviderEngine]) -> None:
+    """Server a's tool b__c and server a__b's tool c share no Anthropic name;
+    every shown name maps back to its tool, and a search for it finds it."""
+    e = engines["mcp-names"]
+    shown = {n["canonical_path"]: n["name"] for n in e.names("anthropic")}
+    assert shown["a.b__c"] == "a__b__c_44b440f7" and shown["a__b.c"] == "a__b__c_57a76311"
+    for path, name in shown.items():
+        assert e.resolve_name("anthropic", name)["canonical_path"] == path
+        block = {"type": "tool_use", "id": "toolu_n", "name": "tool_search", "input": {"query": name}}
+        assert [c["tool_name"] for c in e.answer_tool_use(block)["content"]] == [name]
+    ns = next(n for n in e.names("openai") if n["canonical_path"] == "a.files.read")
+    assert e.resolve_name("openai", ns["name"], namespace=ns["namespace"]) == {"canonical_path": "a.files.read", "product_id": "a", "name": "files.read"}
+    for bad in ("a__b__c", ""):
+        with pytest.raises(toolsift.ValidationError) as info:
+            e.resolve_name("anthropic", bad)
+        assert info.value.reason == "unknown_name"
