@@ -270,3 +270,16 @@ def test_names_resolve_back(engines: Dict[str, toolsift.ProviderEngine]) -> None
         with pytest.raises(toolsift.ValidationError) as info:
             e.resolve_name("anthropic", bad)
         assert info.value.reason == "unknown_name"
+
+
+@needs_module
+def test_agents_adapter_loads_tools_by_their_own_names(engines: Dict[str, toolsift.ProviderEngine]) -> None:
+    """The Agents SDK adapter enables tools by their own names: an answer
+    shows "files.read" as files_read_46529020 (OpenAI refuses the dot)."""
+    from toolsift.provider_frameworks import _loaded_names
+
+    e = engines["mcp-names"]
+    item = {"type": "tool_search_call", "call_id": "c", "arguments": {"query": "read a file from the workspace", "limit": 1}}
+    output = e.answer_tool_search_call(item)
+    assert [m["name"] for t in output["tools"] for m in t["tools"]] == ["files_read_46529020"]
+    assert _loaded_names(e, output) == ["files.read"]
