@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -174,4 +175,73 @@ func TestResolveNameRefusals(t *testing.T) {
 		_, err := provider.Do(nil, e, []byte(request))
 		require.ErrorContains(t, err, reason, request)
 	}
+}
+
+// Random catalogs of names made to collide: servers and tools named from
+// a few pieces ("a", "b", "__", ".", " ", "/", "é", a long run), so that
+// product__name joins meet, sanitized names meet kept ones, and cuts meet.
+func TestRandomNamesStayValidAndUnique(t *testing.T) {
+	pieces := []string{"a", "b", "__", "_", ".", " ", "/", "-", "é", strings.Repeat("x", 40)}
+	seed := uint64(36)
+	next := func(n int) int {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return int(seed>>33) % n
+	}
+	word := func() string {
+		var b strings.Builder
+		for k := 1 + next(4); k > 0; k-- {
+			b.WriteString(pieces[next(len(pieces))])
+		}
+		return b.String()
+	}
+	opened := 0
+	for round := 0; round < 40; round++ {
+		servers := map[string][]string{}
+		for k := 2 + next(4); k > 0; k-- {
+			server := strings.Trim(word(), " ")
+			for j := 1 + next(5); j > 0; j-- {
+				servers[server] = append(servers[server], word())
+			}
+		}
+		var b strings.Builder
+		b.WriteString(`{"servers":{`)
+		first := true
+		order := make([]string, 0, len(servers))
+		for server := range servers {
+			order = append(order, server)
+		}
+		sort.Strings(order)
+		for _, server := range order {
+			tools := servers[server]
+			if !first {
+				b.WriteString(",")
+			}
+			first = false
+			fmt.Fprintf(&b, `%q:{"tools":[`, server)
+			seen := map[string]bool{}
+			k := 0
+			for _, name := range tools {
+				if seen[name] || strings.TrimSpace(name) == "" {
+					continue
+				}
+				seen[name] = true
+				if k > 0 {
+					b.WriteString(",")
+				}
+				k++
+				fmt.Fprintf(&b, `{"name":%q,"description":"tool %d","inputSchema":{"type":"object"}}`, name, k)
+			}
+			b.WriteString("]}")
+		}
+		b.WriteString("}}")
+		snap, _, err := provider.Import("mcp", []byte(b.String()))
+		if err != nil {
+			continue // a server the importer refuses (an empty or clashing name)
+		}
+		e, err := snapshot.Open(snap)
+		require.NoError(t, err)
+		checkNames(t, e)
+		opened++
+	}
+	require.Greater(t, opened, 20, "most random catalogs import")
 }
