@@ -93,11 +93,27 @@ func checkNames(t *testing.T, e *engine.Engine) map[string]map[string]string {
 	for path, name := range shown["openai"] {
 		call, _ := json.Marshal(map[string]any{"op": "answer_tool_search_call", "item": map[string]any{"type": "tool_search_call", "call_id": "c", "arguments": map[string]any{"query": name}}})
 		out := do(t, e, string(call))
-		_, bare, _ := strings.Cut(name, ".")
-		if bare == "" {
-			bare = name
+		var output struct {
+			Tools []struct {
+				Type  string `json:"type"`
+				Name  string `json:"name"`
+				Tools []struct {
+					Name string `json:"name"`
+				} `json:"tools"`
+			} `json:"tools"`
 		}
-		require.Equal(t, 1, strings.Count(out, `"name":"`+bare+`"`), "searching %q (%s): %s", name, path, out)
+		require.NoError(t, json.Unmarshal([]byte(out), &output))
+		var loaded []string
+		for _, tool := range output.Tools {
+			if tool.Type == "namespace" {
+				for _, m := range tool.Tools {
+					loaded = append(loaded, tool.Name+"."+m.Name)
+				}
+			} else {
+				loaded = append(loaded, tool.Name)
+			}
+		}
+		require.Equal(t, []string{name}, loaded, "searching %q (%s)", name, path)
 	}
 	return shown
 }
@@ -244,4 +260,28 @@ func TestRandomNamesStayValidAndUnique(t *testing.T) {
 		opened++
 	}
 	require.Greater(t, opened, 20, "most random catalogs import")
+}
+
+// Any server and tool names the importer takes are shown valid and unique,
+// resolve back, and are found by a search for them.
+func FuzzProviderNames(f *testing.F) {
+	f.Add("a", "b__c", "a__b", "c")
+	f.Add("my.server", "files.read", "my_server", "files_read")
+	f.Add("s", strings.Repeat("x", 70), "s_", strings.Repeat("x", 71))
+	f.Add("天气", "预报", "t", "tool_search")
+	f.Fuzz(func(t *testing.T, s1, t1, s2, t2 string) {
+		catalog, _ := json.Marshal(map[string]any{"servers": map[string]any{
+			s1: map[string]any{"tools": []any{map[string]any{"name": t1, "description": "first tool", "inputSchema": map[string]any{"type": "object"}}}},
+			s2: map[string]any{"tools": []any{map[string]any{"name": t2, "description": "second tool", "inputSchema": map[string]any{"type": "object"}}}},
+		}})
+		snap, _, err := provider.Import("mcp", catalog)
+		if err != nil {
+			return
+		}
+		e, err := snapshot.Open(snap)
+		if err != nil {
+			return
+		}
+		checkNames(t, e)
+	})
 }
