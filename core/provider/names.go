@@ -32,7 +32,8 @@ import (
 // product ID, for an OpenAI namespace). Every member of a set that would
 // share a name is renamed, so that no name depends on the order of the
 // catalog. In the unlikely case that such a name is still taken, the
-// digits grow to 16, 32, 48, 56.
+// digits grow to 16, 32, 48, 56, and past that (only a name made to equal
+// it) the tool whose own name it equals is renamed too.
 //
 // The table is built once per engine (engine.Derived), on the first
 // provider call that needs it: for the DWS catalog's 1,122 tools about
@@ -175,36 +176,45 @@ func assign(entries []entry) []string {
 	}
 	out := make([]string, len(entries))
 	taken := make(map[string]int, len(entries)) // name → entries holding it
-	var renamed []int
+	renamed := make([]bool, len(entries))
+	digits := make([]int, len(entries))
 	for i, e := range entries {
 		if validToolName(e.own) && wantedBy[e.own] == 1 {
 			out[i] = e.own
-			taken[e.own]++
 		} else {
-			renamed = append(renamed, i)
+			renamed[i] = true
+			out[i] = suffixed(e, hashDigits[0])
 		}
-	}
-	digits := make([]int, len(entries))
-	for _, i := range renamed {
-		out[i] = suffixed(entries[i], hashDigits[0])
 		taken[out[i]]++
 	}
 	// A renamed entry whose name is taken twice takes more digits; all of
 	// a colliding set move together, so the result depends on the set
-	// only. Kept names never move: they are valid and wanted once.
+	// only. A kept name (valid and wanted once) moves only when a renamed
+	// name still equals it with every length of digits, which takes a name
+	// made to equal it: then it is renamed too.
 	for {
 		var moving []int
-		for _, i := range renamed {
-			if taken[out[i]] > 1 && digits[i] < len(hashDigits)-1 {
+		for i := range entries {
+			if renamed[i] && taken[out[i]] > 1 && digits[i] < len(hashDigits)-1 {
 				moving = append(moving, i)
 			}
 		}
 		if len(moving) == 0 {
-			return out
+			for i := range entries {
+				if !renamed[i] && taken[out[i]] > 1 {
+					moving = append(moving, i)
+				}
+			}
+			if len(moving) == 0 {
+				return out
+			}
 		}
 		for _, i := range moving {
 			taken[out[i]]--
-			digits[i]++
+			if renamed[i] {
+				digits[i]++
+			}
+			renamed[i] = true
 			out[i] = suffixed(entries[i], hashDigits[digits[i]])
 			taken[out[i]]++
 		}

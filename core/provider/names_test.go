@@ -1,6 +1,8 @@
 package provider_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -284,4 +286,28 @@ func FuzzProviderNames(f *testing.F) {
 		}
 		checkNames(t, e)
 	})
+}
+
+// Names made to equal a renamed name at every length of digits cannot make
+// two tools share a name: the last of them is renamed too.
+func TestNamesMadeToCollideAtEveryLength(t *testing.T) {
+	sum := sha256.Sum256([]byte("tools.get.x"))
+	digits := hex.EncodeToString(sum[:])
+	tools := []string{`{"name":"get.x","description":"d","input_schema":{"type":"object"}}`}
+	for _, n := range []int{8, 16, 32, 48, 56} {
+		prefix := "get_x"
+		tools = append(tools, fmt.Sprintf(`{"name":%q,"description":"made to collide","input_schema":{"type":"object"}}`, prefix+"_"+digits[:n]))
+	}
+	e := importEngine(t, "anthropic", "["+strings.Join(tools, ",")+"]")
+	table := namesTable(t, e, "anthropic")
+	require.Len(t, table, 6)
+	checkNames(t, e)
+	require.Equal(t, "get_x_"+digits[:56], func() string {
+		for _, n := range table {
+			if n.CanonicalPath == "tools.get.x" {
+				return n.Name
+			}
+		}
+		return ""
+	}(), "the renamed tool took the longest digits")
 }
