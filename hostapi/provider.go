@@ -128,6 +128,25 @@ func (e *Engine) Definitions(ctx context.Context, provider string) ([]byte, erro
 	return e.provider(ctx, map[string]any{"op": "definitions", "provider": provider})
 }
 
+// Names returns the name each indexed tool is shown under by provider
+// ("openai" or "anthropic"), as a JSON array in catalog order of
+// {"canonical_path","name"}, with "namespace" for an OpenAI function inside
+// one. A tool keeps its own name where the provider takes it and no other
+// tool of the list would share it; otherwise it is renamed with 8 hex
+// digits of its canonical path's SHA-256 (core/provider/names.go). The
+// table is built once per engine.
+func (e *Engine) Names(ctx context.Context, provider string) ([]byte, error) {
+	return e.provider(ctx, map[string]any{"op": "names", "provider": provider})
+}
+
+// ResolveName maps a name provider showed (a tool_use's name; a
+// function_call's name and namespace, "" for a top-level function) back to
+// the tool: {"canonical_path","product_id","name"}, its identity and own
+// name. A name no tool is shown under is a *Error (unknown_name).
+func (e *Engine) ResolveName(ctx context.Context, provider, namespace, name string) ([]byte, error) {
+	return e.provider(ctx, map[string]any{"op": "resolve_name", "provider": provider, "namespace": namespace, "name": name})
+}
+
 // ProviderRaw sends one provider request (core/provider.Request's JSON) as
 // it is, for hosts that build it themselves (the golden tests do).
 func (e *Engine) ProviderRaw(ctx context.Context, request []byte) ([]byte, error) {

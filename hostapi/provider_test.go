@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -162,4 +163,41 @@ func TestToolSession(t *testing.T) {
 	require.NotContains(t, string(second), "tool_reference")
 	require.Equal(t, s.Loaded(), s.AlreadyLoaded)
 	require.False(t, s.CatalogChanged)
+}
+
+// Names and ResolveName: server a's tool b__c and server a__b's tool c are
+// shown to Anthropic under two names, each mapped back to its tool.
+func TestProviderNames(t *testing.T) {
+	requireProviderExports(t)
+	ctx := context.Background()
+	tools, err := os.ReadFile(filepath.Join(providerDir, "mcp-names.json"))
+	require.NoError(t, err)
+	list, err := FromMCPTools(ctx, tools)
+	require.NoError(t, err)
+	e := openSnapshot(t, list.Snapshot)
+	raw, err := e.Names(ctx, "anthropic")
+	require.NoError(t, err)
+	var names []struct {
+		CanonicalPath string `json:"canonical_path"`
+		Name          string `json:"name"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &names))
+	byPath := map[string]string{}
+	for _, n := range names {
+		byPath[n.CanonicalPath] = n.Name
+	}
+	require.Equal(t, "a__b__c_44b440f7", byPath["a.b__c"])
+	require.Equal(t, "a__b__c_57a76311", byPath["a__b.c"])
+	for path, name := range byPath {
+		out, err := e.ResolveName(ctx, "anthropic", "", name)
+		require.NoError(t, err)
+		require.Contains(t, string(out), fmt.Sprintf(`"canonical_path":%q`, path))
+	}
+	out, err := e.ResolveName(ctx, "openai", "my_server", "tool_0696f2c6")
+	require.NoError(t, err)
+	require.Equal(t, `{"canonical_path":"my_server.天气预报","product_id":"my_server","name":"天气预报"}`, string(out))
+	_, err = e.ResolveName(ctx, "anthropic", "", "a__b__c")
+	var typed *Error
+	require.True(t, errors.As(err, &typed))
+	require.Equal(t, "unknown_name", typed.Reason)
 }

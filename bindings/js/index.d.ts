@@ -179,6 +179,19 @@ export declare class Engine {
   /** Every indexed tool's definition, in the provider's shape (for Anthropic: the deferred tools the request must list). */
   definitions(provider: "openai"): Array<OpenAIToolDefinition | OpenAINamespaceDefinition>;
   definitions(provider: "anthropic"): AnthropicToolDefinition[];
+  /**
+   * The name each indexed tool is shown under by the provider, in catalog
+   * order (`namespace` for an OpenAI function inside one). A tool keeps its
+   * own name where the provider takes it (1 to 64 of a-z A-Z 0-9 _ -) and no
+   * other tool would share it; otherwise it is renamed with 8 hex digits of
+   * its canonical path's SHA-256.
+   */
+  names(provider: "openai" | "anthropic"): ProviderName[];
+  /**
+   * The tool a provider showed as `name` (a tool_use's name; a function
+   * call's name and namespace). Throws ValidationError (unknown_name).
+   */
+  resolveName(provider: "openai" | "anthropic", name: string, options?: { namespace?: string }): ResolvedName;
   /** The module's exact JSON answer to one provider request ({op, …}; wasm/ABI.md). */
   providerRaw(request: object | string | Bytes): string;
 
@@ -340,6 +353,22 @@ export interface AnthropicToolUse {
   id: string;
   name: string;
   input: unknown;
+}
+
+/** One tool's name as a provider shows it (ProviderEngine.names). */
+export interface ProviderName {
+  canonical_path: string;
+  /** The OpenAI namespace the function is in; absent for a top-level function and for Anthropic. */
+  namespace?: string;
+  name: string;
+}
+
+/** The tool behind a shown name (ProviderEngine.resolveName). */
+export interface ResolvedName {
+  canonical_path: string;
+  product_id: string;
+  /** The tool's own name in its catalog. */
+  name: string;
 }
 
 export interface AnthropicToolResult {

@@ -149,6 +149,23 @@ export class Engine {
     return JSON.parse(this.providerRaw(providerOps.definitions(provider)));
   }
 
+  /**
+   * The name each indexed tool is shown under by "openai" or "anthropic", in
+   * catalog order: {canonical_path, name}, with namespace for an OpenAI
+   * function inside one. A tool keeps its own name where the provider takes
+   * it and no other tool would share it; otherwise it is renamed with 8 hex
+   * digits of its canonical path's SHA-256.
+   */
+  names(provider) {
+    return JSON.parse(this.providerRaw(providerOps.names(provider)));
+  }
+
+  /** The tool a provider showed as `name` (and `namespace`, for OpenAI): {canonical_path, product_id, name}. */
+  resolveName(provider, name, { namespace = "" } = {}) {
+    if (typeof name !== "string" || name === "") throw validation("unknown_name", `no tool is shown to ${provider} as an empty name`);
+    return JSON.parse(this.providerRaw(providerOps.resolveName(provider, name, namespace)));
+  }
+
   /** Whether close() was called. */
   get closed() {
     return this.#inst === null;

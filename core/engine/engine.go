@@ -68,6 +68,9 @@ type built struct {
 	// rankSources is every lexical candidate's rank sources in encoded
 	// answers, shared (a response a caller receives has its own).
 	rankSources []string
+	// derived holds what packages above the engine derive from it once
+	// (Derived): key → value, never iterated.
+	derived sync.Map
 }
 
 // document is what the pipeline needs per tool besides the catalog entry.

@@ -6,7 +6,6 @@ import (
 
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/engine"
-	"github.com/toolsift/toolsift/core/importer/native"
 	"github.com/toolsift/toolsift/core/jsonw"
 	"github.com/toolsift/toolsift/core/wire"
 )
@@ -20,6 +19,9 @@ func AnthropicSearchTool(dst []byte, e *engine.Engine, name string) ([]byte, err
 	}
 	if !validToolName(name) {
 		return dst, wire.Validation("invalid_name", fmt.Sprintf("tool name %q: want 1 to %d of a-z A-Z 0-9 _ -", name, maxSearchToolNameBytes))
+	}
+	if _, taken := namesOf(e).byAnthropic[name]; taken {
+		return dst, wire.Validation("name_taken", fmt.Sprintf("tool name %q is a deferred tool's: the two would share a name in one tools list", name))
 	}
 	cat := e.Catalog()
 	o := jsonw.StartObject(dst, true)
@@ -64,13 +66,12 @@ func answerToolUse(dst []byte, e *engine.Engine, block []byte, budget int, s *se
 	if err != nil {
 		return dst, err
 	}
-	tools, err := found(e, request)
+	tools, err := found(e, shownRequest(e, ProviderAnthropic, request))
 	if err != nil {
 		return dst, err
 	}
-	cat := e.Catalog()
 	size := func(t *catalog.Tool) (int, error) {
-		b, err := appendAnthropicTool(nil, cat, t)
+		b, err := appendAnthropicTool(nil, e, t)
 		return len(b), err
 	}
 	matched := len(tools)
@@ -79,7 +80,7 @@ func answerToolUse(dst []byte, e *engine.Engine, block []byte, budget int, s *se
 	}
 	tools = s.fresh(e, tools)
 	kept, _, err := withinBudget(tools, budget, func(dst []byte, kept []*catalog.Tool) ([]byte, error) {
-		return appendAnthropicTools(dst, cat, kept)
+		return appendAnthropicTools(dst, e, kept)
 	}, s.allow(size))
 	if err != nil {
 		return dst, err
@@ -109,33 +110,23 @@ func answerToolUse(dst []byte, e *engine.Engine, block []byte, budget int, s *se
 		}
 		ref := jsonw.StartObject(o.Buf, true)
 		ref.String("type", "tool_reference")
-		ref.String("tool_name", anthropicName(t))
+		ref.String("tool_name", anthropicName(e, t))
 		o.Buf = ref.End()
 	}
 	o.Buf = append(o.Buf, ']')
 	return s.wrap(o.End(), start), nil
 }
 
-// anthropicName is the name a tool has in an Anthropic tools list: its own
-// for the default product, "<product>__<name>" otherwise (a tool name there
-// has no namespace, and no ".").
-func anthropicName(t *catalog.Tool) string {
-	if t.Identity.ProductID == native.DefaultProduct {
-		return t.Identity.Name
-	}
-	return t.Identity.ProductID + "__" + t.Identity.Name
-}
-
 // appendAnthropicTools appends the JSON array of tools' Anthropic
 // definitions.
-func appendAnthropicTools(dst []byte, cat *catalog.Catalog, tools []*catalog.Tool) ([]byte, error) {
+func appendAnthropicTools(dst []byte, e *engine.Engine, tools []*catalog.Tool) ([]byte, error) {
 	dst = append(dst, '[')
 	for i, t := range tools {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		var err error
-		if dst, err = appendAnthropicTool(dst, cat, t); err != nil {
+		if dst, err = appendAnthropicTool(dst, e, t); err != nil {
 			return nil, err
 		}
 	}
@@ -143,15 +134,17 @@ func appendAnthropicTools(dst []byte, cat *catalog.Catalog, tools []*catalog.Too
 }
 
 // appendAnthropicTool appends one tool's Anthropic definition: the one it
-// was imported with from an Anthropic list, or a deferred tool derived from
-// its name, description and input schema.
-func appendAnthropicTool(dst []byte, cat *catalog.Catalog, t *catalog.Tool) ([]byte, error) {
-	kept, err := original(cat, t, ProviderAnthropic)
+// was imported with from an Anthropic list (under its shown name, which is
+// its own unless that was invalid or shared), or a deferred tool derived
+// from its name, description and input schema.
+func appendAnthropicTool(dst []byte, e *engine.Engine, t *catalog.Tool) ([]byte, error) {
+	name := anthropicName(e, t)
+	kept, err := original(e.Catalog(), t, ProviderAnthropic, name)
 	if err != nil || kept != nil {
 		return append(dst, kept...), err
 	}
 	o := jsonw.StartObject(dst, true)
-	o.String("name", anthropicName(t))
+	o.String("name", name)
 	o.String("description", description(t))
 	o.Raw("input_schema", inputSchema(t))
 	o.Bool("defer_loading", true)
@@ -187,11 +180,11 @@ func Definitions(dst []byte, e *engine.Engine, provider string) ([]byte, error) 
 	var err error
 	switch provider {
 	case ProviderOpenAI:
-		out, err = appendOpenAITools(dst, cat, all)
+		out, err = appendOpenAITools(dst, e, all)
 	case ProviderAnthropic:
-		out, err = appendAnthropicTools(dst, cat, all)
+		out, err = appendAnthropicTools(dst, e, all)
 	default:
-		return dst, wire.Validation("unknown_provider", fmt.Sprintf(`unknown provider %q (known: "openai", "anthropic")`, provider))
+		return dst, unknownProvider(provider)
 	}
 	if err != nil {
 		return dst, err

@@ -62,13 +62,12 @@ func answerToolSearchCall(dst []byte, e *engine.Engine, item []byte, budget int,
 	if err != nil {
 		return dst, err
 	}
-	tools, err := found(e, request)
+	tools, err := found(e, shownRequest(e, ProviderOpenAI, request))
 	if err != nil {
 		return dst, err
 	}
-	cat := e.Catalog()
 	size := func(t *catalog.Tool) (int, error) {
-		b, err := appendOpenAIFunction(nil, cat, t)
+		b, err := appendOpenAIFunction(nil, e, t)
 		return len(b), err
 	}
 	if err := s.recount(e, size); err != nil {
@@ -76,7 +75,7 @@ func answerToolSearchCall(dst []byte, e *engine.Engine, item []byte, budget int,
 	}
 	tools = s.fresh(e, tools)
 	kept, rendered, err := withinBudget(tools, budget, func(dst []byte, kept []*catalog.Tool) ([]byte, error) {
-		return appendOpenAITools(dst, cat, kept)
+		return appendOpenAITools(dst, e, kept)
 	}, s.allow(size))
 	if err != nil {
 		return dst, err
@@ -99,7 +98,8 @@ func answerToolSearchCall(dst []byte, e *engine.Engine, item []byte, budget int,
 // a tool of the default product is a top-level function, the tools of any
 // other product are grouped in one namespace entry at the place of the
 // first of them.
-func appendOpenAITools(dst []byte, cat *catalog.Catalog, tools []*catalog.Tool) ([]byte, error) {
+func appendOpenAITools(dst []byte, e *engine.Engine, tools []*catalog.Tool) ([]byte, error) {
+	cat := e.Catalog()
 	dst = append(dst, '[')
 	done := make([]bool, len(tools))
 	first := true
@@ -114,7 +114,7 @@ func appendOpenAITools(dst []byte, cat *catalog.Catalog, tools []*catalog.Tool) 
 		product := t.Identity.ProductID
 		if product == native.DefaultProduct {
 			var err error
-			if dst, err = appendOpenAIFunction(dst, cat, t); err != nil {
+			if dst, err = appendOpenAIFunction(dst, e, t); err != nil {
 				return nil, err
 			}
 			continue
@@ -122,7 +122,7 @@ func appendOpenAITools(dst []byte, cat *catalog.Catalog, tools []*catalog.Tool) 
 		p := findProduct(cat, product)
 		o := jsonw.StartObject(dst, true)
 		o.String("type", "namespace")
-		o.String("name", product)
+		o.String("name", openAINamespace(e, product))
 		o.String("description", namespaceDescription(p))
 		o.Key("tools")
 		o.Buf = append(o.Buf, '[')
@@ -135,7 +135,7 @@ func appendOpenAITools(dst []byte, cat *catalog.Catalog, tools []*catalog.Tool) 
 			}
 			done[j] = true
 			var err error
-			if o.Buf, err = appendOpenAIFunction(o.Buf, cat, tools[j]); err != nil {
+			if o.Buf, err = appendOpenAIFunction(o.Buf, e, tools[j]); err != nil {
 				return nil, err
 			}
 		}
@@ -146,16 +146,18 @@ func appendOpenAITools(dst []byte, cat *catalog.Catalog, tools []*catalog.Tool) 
 }
 
 // appendOpenAIFunction appends one tool's Responses definition: the one it
-// was imported with from an OpenAI list, or a deferred function derived
+// was imported with from an OpenAI list (under its shown name, which is its
+// own unless that was invalid or shared), or a deferred function derived
 // from its name, description and input schema.
-func appendOpenAIFunction(dst []byte, cat *catalog.Catalog, t *catalog.Tool) ([]byte, error) {
-	kept, err := original(cat, t, ProviderOpenAI)
+func appendOpenAIFunction(dst []byte, e *engine.Engine, t *catalog.Tool) ([]byte, error) {
+	name := openAIName(e, t)
+	kept, err := original(e.Catalog(), t, ProviderOpenAI, name)
 	if err != nil || kept != nil {
 		return append(dst, kept...), err
 	}
 	o := jsonw.StartObject(dst, true)
 	o.String("type", "function")
-	o.String("name", t.Identity.Name)
+	o.String("name", name)
 	o.String("description", description(t))
 	o.Raw("parameters", inputSchema(t))
 	o.Key("strict") // null: the API uses strict mode when the schema allows it

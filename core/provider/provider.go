@@ -41,6 +41,8 @@ const (
 	OpAnthropicSearchTool  = "anthropic_search_tool"
 	OpAnswerToolUse        = "answer_tool_use"
 	OpDefinitions          = "definitions"
+	OpNames                = "names"
+	OpResolveName          = "resolve_name"
 	ProviderOpenAI         = "openai"
 	ProviderAnthropic      = "anthropic"
 	DefaultBudgetTokens    = 8192
@@ -61,9 +63,13 @@ type Request struct {
 	// BudgetTokens caps the definitions an answer loads (0: the default,
 	// DefaultBudgetTokens). Tokens are counted as bytes/4, rounded up.
 	BudgetTokens int `json:"budget_tokens,omitempty"`
-	// Name is the Anthropic search tool's name ("" : tool_search).
+	// Name is the Anthropic search tool's name ("" : tool_search), or the
+	// shown name to resolve.
 	Name string `json:"name,omitempty"`
-	// Provider is the shape of Definitions: "openai" or "anthropic".
+	// Namespace is the OpenAI namespace of the shown name to resolve.
+	Namespace string `json:"namespace,omitempty"`
+	// Provider is the provider of Definitions, Names and ResolveName:
+	// "openai" or "anthropic".
 	Provider string `json:"provider,omitempty"`
 	// Session is a conversation's state (session.go; {} starts one): the
 	// answer then loads only tools not loaded yet, within the session's
@@ -116,11 +122,19 @@ func Do(dst []byte, e *engine.Engine, request []byte) ([]byte, error) {
 		if err = only("provider"); err == nil {
 			out, err = Definitions(dst, e, r.Provider)
 		}
+	case OpNames:
+		if err = only("provider"); err == nil {
+			out, err = Names(dst, e, r.Provider)
+		}
+	case OpResolveName:
+		if err = only("provider", "name", "namespace"); err == nil {
+			out, err = ResolveName(dst, e, r.Provider, r.Namespace, r.Name)
+		}
 	case "":
 		err = wire.Validation("missing_op", `provider request has no "op"`)
 	default:
-		err = wire.Validation("unknown_op", fmt.Sprintf("unknown provider op %q (known: %s, %s, %s, %s, %s)", r.Op,
-			OpOpenAIToolSearchTool, OpAnswerToolSearchCall, OpAnthropicSearchTool, OpAnswerToolUse, OpDefinitions))
+		err = wire.Validation("unknown_op", fmt.Sprintf("unknown provider op %q (known: %s, %s, %s, %s, %s, %s, %s)", r.Op,
+			OpOpenAIToolSearchTool, OpAnswerToolSearchCall, OpAnthropicSearchTool, OpAnswerToolUse, OpDefinitions, OpNames, OpResolveName))
 	}
 	if err != nil {
 		return dst, err
@@ -156,6 +170,7 @@ func onlyFields(r *Request, allowed ...string) error {
 		{"block", len(r.Block) > 0},
 		{"budget_tokens", r.BudgetTokens != 0},
 		{"name", r.Name != ""},
+		{"namespace", r.Namespace != ""},
 		{"provider", r.Provider != ""},
 		{"session", len(r.Session) > 0},
 	}

@@ -30,6 +30,37 @@ var catalogs = []struct{ name, format, file string }{
 	{"openai", "openai", "openai-tools.json"},
 	{"anthropic", "anthropic", "anthropic-tools.json"},
 	{"mcp", "mcp", "../mcp/github-slack.json"},
+	// names no provider takes as they are: shared, with "." "/" " ",
+	// over 64 bytes, not ASCII (provider names, names.go)
+	{"mcp-names", "mcp", "mcp-names.json"},
+	{"anthropic-names", "anthropic", "anthropic-names.json"},
+}
+
+// catalogCalls are requests replayed over one catalog only: names that
+// only it shows.
+var catalogCalls = map[string][]string{
+	"mcp": {
+		`{"op":"resolve_name","provider":"anthropic","name":"github__create_issue"}`,
+		`{"op":"resolve_name","provider":"openai","namespace":"github","name":"create_issue"}`,
+		`{"op":"answer_tool_use","block":{"type":"tool_use","id":"toolu_n1","name":"tool_search","input":{"query":"github__create_issue"}}}`,
+	},
+	"mcp-names": {
+		`{"op":"resolve_name","provider":"anthropic","name":"a__b__c_44b440f7"}`,
+		`{"op":"resolve_name","provider":"anthropic","name":"a__b__c_57a76311"}`,
+		`{"op":"resolve_name","provider":"anthropic","name":"a__b__c"}`,
+		`{"op":"resolve_name","provider":"openai","namespace":"a","name":"files_read_46529020"}`,
+		`{"op":"resolve_name","provider":"openai","namespace":"a","name":"files.read"}`,
+		`{"op":"answer_tool_use","block":{"type":"tool_use","id":"toolu_n1","name":"tool_search","input":{"query":"a__b__c_57a76311"}}}`,
+		`{"op":"answer_tool_use","block":{"type":"tool_use","id":"toolu_n2","name":"tool_search","input":{"query":"read a file"}}}`,
+		`{"op":"answer_tool_search_call","item":{"type":"tool_search_call","call_id":"call_n1","arguments":{"query":"a.files_write_4fdc6cfb"}}}`,
+		`{"op":"answer_tool_search_call","item":{"type":"tool_search_call","call_id":"call_n2","arguments":{"query":"weather forecast"}}}`,
+		`{"op":"anthropic_search_tool","name":"a__tool_search"}`,
+	},
+	"anthropic-names": {
+		`{"op":"resolve_name","provider":"anthropic","name":"files_read_fc0488e0"}`,
+		`{"op":"resolve_name","provider":"anthropic","name":"files_read"}`,
+		`{"op":"answer_tool_use","block":{"type":"tool_use","id":"toolu_n1","name":"tool_search","input":{"query":"files_read_fc0488e0"}}}`,
+	},
 }
 
 // calls are the provider requests replayed over every catalog.
@@ -39,6 +70,8 @@ var calls = []string{
 	`{"op":"anthropic_search_tool","name":"find_tools"}`,
 	`{"op":"definitions","provider":"openai"}`,
 	`{"op":"definitions","provider":"anthropic"}`,
+	`{"op":"names","provider":"openai"}`,
+	`{"op":"names","provider":"anthropic"}`,
 	`{"op":"answer_tool_search_call","item":{"type":"tool_search_call","id":"tsc_1","call_id":"call_1","execution":"client","status":"completed","arguments":{"query":"change a customer's email address"}}}`,
 	`{"op":"answer_tool_search_call","item":{"type":"tool_search_call","call_id":"call_2","execution":"client","arguments":{"query":"search_flights"}}}`,
 	`{"op":"answer_tool_search_call","item":{"type":"tool_search_call","call_id":"call_3","arguments":"{\"query\":\"post a message to a channel\",\"limit\":2}"}}`,
@@ -70,6 +103,10 @@ var calls = []string{
 	`{"op":"answer_tool_use","block":{"type":"tool_use","input":{"query":"x"}}}`,
 	`{"op":"anthropic_search_tool","name":"tool search"}`,
 	`{"op":"definitions","provider":"gemini"}`,
+	`{"op":"names","provider":"gemini"}`,
+	`{"op":"resolve_name","provider":"anthropic","name":"no_such_tool"}`,
+	`{"op":"resolve_name","provider":"anthropic","name":"x","namespace":"crm"}`,
+	`{"op":"resolve_name","provider":"openai","name":"x","budget_tokens":5}`,
 	`{"op":"definitions","provider":"openai","item":{}}`,
 	`{"op":"answer_everything"}`,
 	`{"op":"openai_tool_search_tool","extra":1}`,
@@ -116,7 +153,7 @@ func golden(t *testing.T) []goldenLine {
 		e, snap, report := open(t, c.format, c.file)
 		sum := sha256.Sum256(snap)
 		lines = append(lines, goldenLine{Catalog: c.name, Import: &importCase{Format: c.format, File: c.file}, Report: string(report), SnapshotSHA256: hex.EncodeToString(sum[:])})
-		for _, call := range calls {
+		for _, call := range append(calls[:len(calls):len(calls)], catalogCalls[c.name]...) {
 			line := goldenLine{Catalog: c.name, Request: requestJSON(call)}
 			out, err := provider.Do(nil, e, []byte(call))
 			if err != nil {

@@ -192,13 +192,21 @@ func inputSchema(t *catalog.Tool) []byte {
 
 // original returns t's kept definition when the catalog came from format,
 // after checking it is one JSON object (a snapshot is data: a damaged one
-// must not make the output invalid).
-func original(cat *catalog.Catalog, t *catalog.Tool, format string) ([]byte, error) {
+// must not make the output invalid), under name when the tool is shown
+// under another name than its own.
+func original(cat *catalog.Catalog, t *catalog.Tool, format, name string) ([]byte, error) {
 	if cat.Format != format || len(t.Original) == 0 {
 		return nil, nil
 	}
 	if t.Original[0] != '{' || !json.Valid(t.Original) {
 		return nil, wire.Validation("invalid_snapshot", fmt.Sprintf("the stored definition of %q is not a JSON object", t.Identity.CanonicalPath))
 	}
-	return t.Original, nil
+	if name == t.Identity.Name {
+		return t.Original, nil
+	}
+	renamed, err := withName(t.Original, name)
+	if err != nil {
+		return nil, wire.Validation("invalid_snapshot", fmt.Sprintf("the stored definition of %q: %v", t.Identity.CanonicalPath, err))
+	}
+	return renamed, nil
 }

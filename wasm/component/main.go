@@ -20,8 +20,10 @@
 package main
 
 import (
+	"math"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"unicode/utf8"
 	"unsafe"
 
@@ -49,23 +51,69 @@ var (
 
 func main() {}
 
-func init() {
-	debug.SetMemoryLimit(calls.DefaultMemoryLimit)
-	debug.SetGCPercent(-1)
+func init() { betweenCalls() }
+
+// The canonical ABI forbids a component to call an import while the host
+// is lowering arguments into it (wasmtime traps: "cannot leave component
+// instance", and every later call of the instance fails), and the host
+// lowers through cabi_realloc. A Go allocation there reads the clock, an
+// import through the preview 1 adapter, when it starts or assists a
+// collection, and when it grows the heap past the scavenger's goal (the
+// runtime then returns pages inline and times it: mheap.allocSpan). The
+// scavenger's goal is set at the end of a collection and whenever the
+// collector's settings change; after a collection the third open of the
+// DWS snapshot grew the heap past it (issue 36, item 10).
+//
+// So the collector runs with its settings only while an exported call runs
+// (gcPercent, and the heap's soft ceiling, which the host sets through
+// set-memory-limit), and betweenCalls turns both off when a call ends: no
+// allocation can start a collection then, and the last change of settings
+// leaves the scavenger with no goal to reach inline.
+const gcPercent = 100
+
+// ceiling is the heap's soft ceiling during a call: calls.Ceiling of the
+// host's memory limit, DefaultMemoryLimit until the host says one.
+var ceiling int64 = calls.DefaultMemoryLimit
+
+// largest is the largest argument cabi_realloc had to allocate (one larger
+// than the slab); 0 while every argument fitted the slab.
+var largest uint32
+
+// duringCall gives the collector its settings for an exported call.
+func duringCall() {
+	debug.SetMemoryLimit(ceiling)
+	debug.SetGCPercent(gcPercent)
 }
 
-// gcPercent is the collector's setting while an exported call runs.
+// betweenCalls turns the collector off when a call ends. SetGCPercent(-1)
+// waits for a running cycle to finish; the memory limit goes last, so that
+// the scavenger's goal is the one computed with both off (none).
 //
-// Between calls the collector is off. The canonical ABI forbids a
-// component to call an import while the host is lowering arguments into
-// it (wasmtime traps: "cannot leave component instance"), and the host
-// lowers through cabi_realloc: a Go allocation there that starts a
-// collection, or helps one that is running, reads the clock, which through
-// the preview 1 adapter is an import. Turning the collector off at the end
-// of a call waits for any collection to finish (debug.SetGCPercent), so no
-// allocation in cabi_realloc starts or assists one (the soft memory limit
-// could still start one near it).
-const gcPercent = 100
+// With no collection between calls, the arguments the host lowers are
+// allocated however much garbage the heap holds: the garbage of large
+// arguments (a snapshot, a catalog) is what would outgrow the host's
+// limit, since a call that refuses such an argument allocates too little
+// to start a collection. So when the heap could reach the ceiling with
+// another argument as large as the largest so far, the call collects
+// before it returns, while it may still read the clock.
+func betweenCalls() {
+	debug.SetGCPercent(-1)
+	if largest > 0 && heapObjects()+2*int64(largest) >= ceiling {
+		runtime.GC()
+	}
+	debug.SetMemoryLimit(math.MaxInt64)
+}
+
+// heapSample reads the bytes of heap objects, live or not yet collected.
+var heapSample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+
+func heapObjects() int64 {
+	metrics.Read(heapSample)
+	if heapSample[0].Value.Kind() != metrics.KindUint64 {
+		return math.MaxInt64 // unknown: collect
+	}
+	return int64(min(heapSample[0].Value.Uint64(), math.MaxInt64))
+}
 
 // resourceNew makes an own<engine> handle for rep (the canonical built-in
 // resource.new, which the component gives the core module as an import).
@@ -82,8 +130,8 @@ func resourceNew(rep uint32) uint32
 // the preview 1 adapter: wasmtime traps with "cannot leave component
 // instance"). So requests are cut from a slab that the previous call
 // allocated, and only what does not fit (a snapshot, a catalog) is
-// allocated here; between calls the collector is off (see gcPercent), which
-// makes those allocations safe too as far as we measured (COMPONENT.md).
+// allocated here; between calls the collector and the soft memory limit
+// are off (betweenCalls), which keeps that allocation from the clock.
 // Blocks are rounded to 16 bytes, which aligns them for every WIT type.
 //
 //go:wasmexport cabi_realloc
@@ -98,6 +146,7 @@ func cabiRealloc(oldPtr, oldSize, align, newSize uint32) uint32 {
 		slabUsed += rounded
 	} else {
 		b = make([]byte, rounded)[:newSize]
+		largest = max(largest, rounded)
 	}
 	if old, ok := lent[oldPtr]; ok {
 		copy(b, old[:min(oldSize, uint32(len(old)))])
@@ -198,8 +247,8 @@ func writeError(r *[8]uint32, werr *wire.Error) {
 // workers included; yielding once per call lets them finish their work
 // (sweeping, mostly) so that memory is reused instead of grown.
 func guard(call func() ([]byte, *wire.Error)) (out []byte, werr *wire.Error) {
-	debug.SetGCPercent(gcPercent)
-	defer debug.SetGCPercent(-1)
+	duringCall()
+	defer betweenCalls()
 	defer renewSlab()
 	defer runtime.Gosched()
 	defer func() {
@@ -336,6 +385,11 @@ func version() uint32 {
 func postVersion(uint32) { postReturn() }
 
 //go:wasmexport toolsift:search/tool-search@1.0.0#set-memory-limit
-func setMemoryLimit(limit uint64) uint64 { return calls.SetMemoryLimit(limit) }
+func setMemoryLimit(limit uint64) uint64 {
+	if limit != 0 {
+		ceiling = calls.Ceiling(limit)
+	}
+	return uint64(ceiling)
+}
 
 func addr(b []byte) uint32 { return uint32(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) }

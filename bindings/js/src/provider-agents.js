@@ -9,12 +9,17 @@
 // agent's tools, and loads the tools it returns, here the ones the engine's
 // tool_search_output holds, in rank order and within the budget.
 
-/** Names of an answer's tools, namespace members as "<namespace>.<name>" and by name alone. */
-function loadedNames(tools) {
+/**
+ * The own names of an answer's tools, in rank order: the answer shows each
+ * under its provider name (a name OpenAI refuses, or one two tools would
+ * share, is renamed), which the engine maps back to the tool.
+ */
+function loadedNames(engine, tools) {
+  const own = (name, namespace) => engine.resolveName("openai", name, { namespace }).name;
   const names = [];
   for (const t of tools) {
-    if (t.type === "namespace") for (const m of t.tools) names.push(m.name);
-    else names.push(t.name);
+    if (t.type === "namespace") for (const m of t.tools) names.push(own(m.name, t.name));
+    else names.push(own(t.name, ""));
   }
   return names;
 }
@@ -32,7 +37,7 @@ export function agentsToolSearch(engine, { budgetTokens = 0 } = {}) {
     parameters: definition.parameters,
     execute: ({ availableTools, toolCall }) => {
       const item = { type: "tool_search_call", call_id: toolCall.call_id ?? toolCall.callId ?? toolCall.id ?? "tool_search", arguments: toolCall.arguments };
-      const names = loadedNames(engine.answerToolSearchCall(item, { budgetTokens }).tools);
+      const names = loadedNames(engine, engine.answerToolSearchCall(item, { budgetTokens }).tools);
       const byName = new Map(availableTools.map((t) => [t.name, t]));
       return names.map((n) => byName.get(n)).filter(Boolean);
     },

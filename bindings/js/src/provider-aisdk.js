@@ -5,9 +5,11 @@
 //   const search = toolSearch({ search: aiSDKToolSearch() });
 //
 // The SDK passes the deferred tools' names and descriptions with each query;
-// their snapshot is built once per distinct set (or pass an engine built from
-// the full definitions, e.g. with fromAnthropicTools, to index parameters
-// too) and the engine's ranking is returned as names.
+// their snapshot is built once per distinct set, and the engine's ranking is
+// returned as those names. Or pass an engine built from the full definitions
+// (e.g. with fromAnthropicTools or fromMCPTools, to index parameters too):
+// its ranking is returned as the names it shows Anthropic (engine.names,
+// the names of definitions("anthropic"), which the SDK must have been given).
 
 import { open } from "../index.js";
 import { fromAnthropicTools } from "../index.js";
@@ -18,6 +20,8 @@ import { fromAnthropicTools } from "../index.js";
  */
 export function aiSDKToolSearch({ engine = null, limit = 0 } = {}) {
   let built = null; // { key, engine } for the last tool set seen
+  let shown = null; // canonical path → the given engine's Anthropic name
+  let byName = null; // and back, so that a search for a shown name finds its tool
   return async ({ query, tools }) => {
     let e = engine;
     if (e === null) {
@@ -32,11 +36,17 @@ export function aiSDKToolSearch({ engine = null, limit = 0 } = {}) {
     }
     const request = { version: "tool-search.v1", query };
     if (limit) request.limit = limit;
-    // Canonical paths are "tools.<name>" for a list without namespaces, and
-    // "<product>.<name>" otherwise, which the SDK knows as "<product>__<name>"
-    // only if it was given the names definitions("anthropic") uses.
-    return e.search(request).candidates.map((c) =>
-      c.product_id === "tools" ? c.canonical_path.slice("tools.".length) : `${c.product_id}__${c.canonical_path.slice(c.product_id.length + 1)}`,
-    );
+    if (e !== engine) {
+      // Built from the SDK's names: a list without namespaces, whose
+      // canonical paths are "tools.<name>".
+      return e.search(request).candidates.map((c) => c.canonical_path.slice("tools.".length));
+    }
+    if (shown === null) {
+      const names = engine.names("anthropic");
+      shown = new Map(names.map((n) => [n.canonical_path, n.name]));
+      byName = new Map(names.map((n) => [n.name, n.canonical_path]));
+    }
+    request.query = byName.get(query) ?? query;
+    return e.search(request).candidates.map((c) => shown.get(c.canonical_path));
   };
 }

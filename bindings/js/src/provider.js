@@ -82,6 +82,8 @@ export const ops = {
   anthropicSearchTool: (name) => request("anthropic_search_tool", { name }),
   answerToolUse: (block, budgetTokens) => request("answer_tool_use", { block: jsonValue(block, "block"), budget_tokens: budget(budgetTokens) }),
   definitions: (provider) => request("definitions", { provider }),
+  names: (provider) => request("names", { provider }),
+  resolveName: (provider, name, namespace) => request("resolve_name", { provider, name, namespace }),
 };
 
 /**

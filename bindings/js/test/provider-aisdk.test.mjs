@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { generateText, tool, toolSearch, jsonSchema, stepCountIs } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
-import { aiSDKToolSearch, open, fromAnthropicTools } from "../index.js";
+import { aiSDKToolSearch, open, fromAnthropicTools, fromMCPTools } from "../index.js";
 import { PKG, REPO } from "./helpers.mjs";
 
 const built = readFileSync(path.join(PKG, "toolsearch.wasm")).includes("toolsift_provider");
@@ -42,4 +42,25 @@ test("AI SDK toolSearch({ search: aiSDKToolSearch() }) loads the engine's best t
   assert.deepEqual(offered[1].filter((n) => n !== "search").sort(), [...ranked].sort(), "then what toolsift ranked");
   assert.deepEqual(calls, [["slack_post_message", { channel: "#release", text: "v1.2 is out" }]]);
   assert.equal(result.text, "Posted.");
+});
+
+// An engine given to the adapter answers the names it shows Anthropic (those
+// of definitions("anthropic")): server a's tool b__c and server a__b's tool
+// c are two names, and a tool named "files.read" one the API takes.
+test("aiSDKToolSearch({ engine }) answers the engine's Anthropic names", { skip }, async () => {
+  const list = await fromMCPTools(readFileSync(path.join(REPO, "testdata", "provider", "mcp-names.json")));
+  const engine = await open(list.snapshot);
+  try {
+    const shown = engine.definitions("anthropic").map((d) => d.name);
+    const search = aiSDKToolSearch({ engine, limit: 3 });
+    const found = await search({ query: "read a file from the workspace", tools: [] });
+    assert.ok(found.length > 0);
+    for (const name of found) {
+      assert.ok(shown.includes(name), `${name} is a name definitions("anthropic") shows`);
+      assert.match(name, /^[a-zA-Z0-9_-]{1,64}$/);
+    }
+    assert.deepEqual(await search({ query: "a__b__c_57a76311", tools: [] }), ["a__b__c_57a76311"]);
+  } finally {
+    engine.close();
+  }
 });

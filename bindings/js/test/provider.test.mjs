@@ -223,3 +223,26 @@ test("budgetTokens of NaN or ±Infinity is refused, not the default", async () =
     anthropic.close();
   }
 });
+
+test("names and resolveName: every shown name is valid, unique, and maps back", { skip }, async () => {
+  const list = await fromMCPTools(readFileSync(path.join(DIR, "mcp-names.json")));
+  const e = await open(list.snapshot);
+  try {
+    for (const provider of ["anthropic", "openai"]) {
+      const seen = new Set();
+      for (const n of e.names(provider)) {
+        assert.match(n.name, /^[a-zA-Z0-9_-]{1,64}$/);
+        const key = `${n.namespace ?? ""}\0${n.name}`;
+        assert.ok(!seen.has(key), `${provider} shows ${n.name} twice`);
+        seen.add(key);
+        assert.equal(e.resolveName(provider, n.name, { namespace: n.namespace }).canonical_path, n.canonical_path);
+      }
+    }
+    assert.deepEqual(e.resolveName("anthropic", "a__b__c_44b440f7"), { canonical_path: "a.b__c", product_id: "a", name: "b__c" });
+    for (const bad of ["a__b__c", ""]) {
+      assert.throws(() => e.resolveName("anthropic", bad), (err) => err instanceof ToolsiftError && err.reason === "unknown_name");
+    }
+  } finally {
+    e.close();
+  }
+});

@@ -270,3 +270,35 @@ def test_non_finite_budget_is_refused(bad: float, shown: str) -> None:
             assert info.value.reason == "invalid_budget"
             assert f"budget_tokens must be a finite number, got {shown}" in str(info.value)
         assert session.loaded == []
+
+
+@needs_module
+def test_names_resolve_back(engines: Dict[str, toolsift.ProviderEngine]) -> None:
+    """Server a's tool b__c and server a__b's tool c share no Anthropic name;
+    every shown name maps back to its tool, and a search for it finds it."""
+    e = engines["mcp-names"]
+    shown = {n["canonical_path"]: n["name"] for n in e.names("anthropic")}
+    assert shown["a.b__c"] == "a__b__c_44b440f7" and shown["a__b.c"] == "a__b__c_57a76311"
+    for path, name in shown.items():
+        assert e.resolve_name("anthropic", name)["canonical_path"] == path
+        block = {"type": "tool_use", "id": "toolu_n", "name": "tool_search", "input": {"query": name}}
+        assert [c["tool_name"] for c in e.answer_tool_use(block)["content"]] == [name]
+    ns = next(n for n in e.names("openai") if n["canonical_path"] == "a.files.read")
+    assert e.resolve_name("openai", ns["name"], namespace=ns["namespace"]) == {"canonical_path": "a.files.read", "product_id": "a", "name": "files.read"}
+    for bad in ("a__b__c", ""):
+        with pytest.raises(toolsift.ValidationError) as info:
+            e.resolve_name("anthropic", bad)
+        assert info.value.reason == "unknown_name"
+
+
+@needs_module
+def test_agents_adapter_loads_tools_by_their_own_names(engines: Dict[str, toolsift.ProviderEngine]) -> None:
+    """The Agents SDK adapter enables tools by their own names: an answer
+    shows "files.read" as files_read_46529020 (OpenAI refuses the dot)."""
+    from toolsift.provider_frameworks import _loaded_names
+
+    e = engines["mcp-names"]
+    item = {"type": "tool_search_call", "call_id": "c", "arguments": {"query": "read a file from the workspace", "limit": 1}}
+    output = e.answer_tool_search_call(item)
+    assert [m["name"] for t in output["tools"] for m in t["tools"]] == ["files_read_46529020"]
+    assert _loaded_names(e, output) == ["files.read"]

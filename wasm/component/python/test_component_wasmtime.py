@@ -23,16 +23,31 @@ SEARCH_SETS = ["misc.jsonl.gz", "workflows.jsonl.gz", "identity.jsonl.gz",
 INSPECT_CLI_ONLY = {"missing_compact", "with_all", "with_fields", "with_jq", "format_table"}
 
 
-class Toolsift:
-    """One instance of the component: its interface's functions by name."""
+_compiled = {}
 
-    def __init__(self):
+
+def compiled():
+    """The committed component, compiled once per test run (6 to 8 s)."""
+    if not _compiled:
         engine = Engine()
-        component = Component(engine, (REPO / "wasm" / "toolsift.component.wasm").read_bytes())
+        _compiled["engine"] = engine
+        _compiled["component"] = Component(engine, (REPO / "wasm" / "toolsift.component.wasm").read_bytes())
+    return _compiled["engine"], _compiled["component"]
+
+
+class Toolsift:
+    """One instance of the component: its interface's functions by name.
+    memory_limit, when given, caps the store's linear memory (bytes), as a
+    host that limits memory does."""
+
+    def __init__(self, memory_limit=None):
+        engine, component = compiled()
         linker = Linker(engine)
         linker.add_wasip2()
         self.store = Store(engine)
         self.store.set_wasi(WasiConfig())  # no preopens, no environment, no arguments
+        if memory_limit is not None:
+            self.store.set_limits(memory_size=memory_limit)
         self.instance = linker.instantiate(self.store, component)
         self.interface = self.instance.get_export_index(self.store, INTERFACE)
 
@@ -118,3 +133,60 @@ def test_bad_input_is_an_error_record(toolsift, engine):
     assert (err.category, err.code, err.reason) == ("validation", 3, "invalid_snapshot")
     assert toolsift.call("[method]engine.search", engine, "{", False).reason == "invalid_request_json"
     assert toolsift.call("build-snapshot", "nope", b"").reason == "unknown_format"
+
+
+# Ordinary use must never trap. The component may not call an import while
+# the host lowers arguments into it (cabi_realloc), and wasmtime traps when
+# it does ("cannot leave component instance"), after which every call of
+# the instance fails: this killed the third open of a session and a run of
+# large arguments under a memory limit (issue 36, item 10).
+
+
+def test_open_and_search_six_rounds():
+    toolsift = Toolsift()
+    snap = (REPO / "catalogs" / "dws" / "dws.snap").read_bytes()
+    request = json.dumps({"version": "tool-search.v1", "query": "send a file to the group", "limit": 3})
+    answers = set()
+    for _ in range(6):
+        engine = toolsift.call("[static]engine.open", snap)
+        assert not hasattr(engine, "reason"), engine
+        answer = toolsift.call("[method]engine.search", engine, request, False)
+        assert isinstance(answer, str), answer
+        answers.add(answer)
+    assert len(answers) == 1
+    assert json.loads(toolsift.call("version"))["abi"] == 1
+
+
+@pytest.mark.parametrize("limit_mib", [64, 128])
+def test_large_arguments_under_a_memory_limit(limit_mib):
+    """With the DWS snapshot open, twelve 4 MB arguments, each refused with
+    a typed error (a search request over the request limit; once each, a
+    snapshot that is not one and a catalog that is not JSON), in a store
+    whose memory the host caps and tells the component (set-memory-limit):
+    none may trap, and the instance still answers after them. Before the
+    fix the eleventh trapped at 64 MiB. (Most are strings: the wasmtime
+    package lowers a list<u8> one element at a time in Python, seconds per
+    4 MB.)"""
+    limit = limit_mib << 20
+    toolsift = Toolsift(memory_limit=limit)
+    assert toolsift.call("set-memory-limit", limit) == limit - limit // 16
+    engine = toolsift.call("[static]engine.open", (REPO / "catalogs" / "dws" / "dws.snap").read_bytes())
+    assert not hasattr(engine, "reason"), engine
+    request = json.dumps({"version": "tool-search.v1", "query": "send a file to the group", "limit": 3})
+    want = toolsift.call("[method]engine.search", engine, request, False)
+    assert isinstance(want, str), want
+    big = 4 << 20
+    for i in range(12):
+        if i == 3:
+            err = toolsift.call("[static]engine.open", bytes([i]) * big)
+            assert err.reason == "invalid_snapshot", err
+        elif i == 7:
+            err = toolsift.call("build-snapshot", "mcp", b"x" * big)
+            assert (err.category, err.reason) == ("validation", "invalid_catalog"), err
+        else:
+            err = toolsift.call("[method]engine.search", engine, chr(ord("a") + i) * big, False)
+            assert err.reason == "request_too_large", err
+    assert toolsift.call("[method]engine.search", engine, request, False) == want
+    small = toolsift.call("build-snapshot", "mcp", json.dumps({"tools": [
+        {"name": "send_file", "description": "Send a file to a group chat", "inputSchema": {"type": "object"}}]}).encode())
+    assert isinstance(small, bytes), small

@@ -135,10 +135,16 @@ func SetMemoryLimit(limit uint64) uint64 {
 	if limit == 0 {
 		return uint64(debug.SetMemoryLimit(-1))
 	}
-	limit = min(limit, 1<<32)
-	ceiling := int64(limit - limit/16)
+	ceiling := Ceiling(limit)
 	debug.SetMemoryLimit(ceiling)
 	return uint64(ceiling)
+}
+
+// Ceiling is the heap's soft ceiling for a host's cap on linear memory:
+// a sixteenth below it, the cap at most 4 GiB (wasm32).
+func Ceiling(limit uint64) int64 {
+	limit = min(limit, 1<<32)
+	return int64(limit - limit/16)
 }
 
 // Panic is the error a panic inside a call becomes (a bug), instead of a trap.

@@ -226,6 +226,23 @@ class ProviderEngine(Engine):
         ``"anthropic"`` (for Anthropic: the deferred tools the request must list)."""
         return self._answer("definitions", provider=provider)  # type: ignore[no-any-return]
 
+    def names(self, provider: str) -> List[Dict[str, str]]:
+        """The name each indexed tool is shown under by ``"openai"`` or
+        ``"anthropic"``, in catalog order: ``{"canonical_path", "name"}``, with
+        ``"namespace"`` for an OpenAI function inside one. A tool keeps its own
+        name where the provider takes it and no other tool would share it;
+        otherwise it is renamed with 8 hex digits of its canonical path's SHA-256."""
+        return self._answer("names", provider=provider)  # type: ignore[no-any-return]
+
+    def resolve_name(self, provider: str, name: str, *, namespace: str = "") -> Dict[str, str]:
+        """The tool a provider showed as ``name`` (a ``tool_use``'s name; a
+        ``function_call``'s name and ``namespace``): ``{"canonical_path",
+        "product_id", "name"}``. An unknown name raises ``ValidationError``
+        (``unknown_name``)."""
+        if not name:
+            raise validation("unknown_name", f"no tool is shown to {provider} as an empty name")
+        return self._answer("resolve_name", provider=provider, name=name, namespace=namespace)  # type: ignore[no-any-return]
+
 
 class ToolSession:
     """Which tools one conversation has loaded, under which catalog

@@ -132,14 +132,16 @@ def agents_tool_definitions(tools: Sequence[Any]) -> List[Dict[str, Any]]:
     ]
 
 
-def _loaded_names(output: Dict[str, Any]) -> List[str]:
-    """A ``tool_search_output``'s tool names in rank order, a namespace's members by name."""
+def _loaded_names(engine: "ProviderEngine", output: Dict[str, Any]) -> List[str]:
+    """A ``tool_search_output``'s tools in rank order, by their own names:
+    the output shows each under its OpenAI name (one OpenAI refuses, or one
+    two tools would share, is renamed), which the engine maps back."""
     names: List[str] = []
     for t in output.get("tools", []):
         if t.get("type") == "namespace":
-            names.extend(m["name"] for m in t.get("tools", []))
+            names.extend(engine.resolve_name("openai", m["name"], namespace=t["name"])["name"] for m in t.get("tools", []))
         else:
-            names.append(t["name"])
+            names.append(engine.resolve_name("openai", t["name"])["name"])
     return names
 
 
@@ -174,7 +176,7 @@ def agents_tool_search(
     async def search(ctx: "ToolContext[Any]", arguments: str) -> str:
         try:
             item = {"type": "tool_search_call", "call_id": ctx.tool_call_id or name, "arguments": json.loads(arguments or "{}")}
-            found = _loaded_names(engine.answer_tool_search_call(item, budget_tokens=budget_tokens))
+            found = _loaded_names(engine, engine.answer_tool_search_call(item, budget_tokens=budget_tokens))
         except (ValueError, ValidationError) as exc:
             return f"tool search failed: {exc}"  # told to the model, which may search again
         loaded.extend(n for n in found if n not in loaded)

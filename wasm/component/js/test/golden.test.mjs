@@ -99,3 +99,37 @@ test("bad input is a typed error record", () => {
   assert.throws(() => engine.search("{", false), (err) => err.payload.reason === "invalid_request_json");
   assert.throws(() => api.buildSnapshot("nope", new Uint8Array()), (err) => err.payload.reason === "unknown_format");
 });
+
+// Ordinary use must never kill the instance (issue 36, item 10: in
+// wasmtime the third open trapped, "cannot leave component instance", and
+// so did large arguments under a memory limit). jco does not enforce the
+// rule that trapped there (wasm/component/python tests it in wasmtime),
+// but the same calls must keep answering here.
+test("six open+search rounds", () => {
+  const snap = readFileSync(path.join(REPO, "catalogs", "dws", "dws.snap"));
+  const request = JSON.stringify({ version: "tool-search.v1", query: "send a file to the group", limit: 3 });
+  const answers = new Set();
+  for (let i = 0; i < 6; i++) {
+    const opened = api.Engine.open(snap);
+    answers.add(opened.search(request, false));
+    opened[Symbol.dispose]?.();
+  }
+  assert.equal(answers.size, 1);
+  assert.equal(engine.search(request, false), [...answers][0]);
+});
+
+test("twelve 4 MB arguments are typed errors, and the instance still answers", () => {
+  const big = 4 << 20;
+  const request = JSON.stringify({ version: "tool-search.v1", query: "send a file to the group", limit: 3 });
+  const want = engine.search(request, false);
+  for (let i = 0; i < 12; i++) {
+    if (i === 3) {
+      assert.throws(() => api.Engine.open(new Uint8Array(big).fill(i)), (err) => err.payload?.reason === "invalid_snapshot");
+    } else if (i === 7) {
+      assert.throws(() => api.buildSnapshot("mcp", new Uint8Array(big).fill(0x78)), (err) => err.payload?.reason === "invalid_catalog");
+    } else {
+      assert.throws(() => engine.search(String.fromCharCode(97 + i).repeat(big), false), (err) => err.payload?.reason === "request_too_large");
+    }
+  }
+  assert.equal(engine.search(request, false), want);
+});
