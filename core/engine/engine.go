@@ -46,6 +46,8 @@ type built struct {
 	executable []bool
 	// demotes: some tool has an avoid_when phrase that can demote it.
 	demotes  bool
+	// deprecated counts the tools the profile demotes as deprecated.
+	deprecated int
 	identity *catalog.IdentityIndex
 	index    *index.Index
 
@@ -74,6 +76,7 @@ type built struct {
 type document struct {
 	product    int
 	executable bool
+	deprecated bool // demoted by the profile's DeprecatedPenalty
 	avoidWhen  []string // lower-cased avoid_when phrases that can demote
 }
 
@@ -97,12 +100,11 @@ func NewWithCheckpoint(cat *catalog.Catalog, p *profile.Profile, checkpoint func
 	}
 	builder := index.NewBuilder(len(e.tools))
 	tokenizer := text.Memoized(e.tokenizer) // for this build only
-	var tokens []string
+	var tokens profile.FieldTokens
 	for doc, tool := range e.tools {
-		fields := p.Project(tool, e.products[e.docs[doc].product])
+		p.Tokenize(&tokens, tokenizer, tool, e.products[e.docs[doc].product])
 		for f := profile.Field(0); f < profile.NumFields; f++ {
-			tokens = p.IndexTokens(f, tokenizer.AppendTokens(tokens[:0], fields[f]))
-			builder.Add(doc, f, tokens)
+			builder.Add(doc, f, tokens.Fields[f])
 		}
 		checkpoint()
 	}
@@ -235,6 +237,10 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile, stored *catalog.Iden
 			product:    order[doc].product,
 			executable: tool.Interface.AgentExecutable(),
 			avoidWhen:  demotingPhrases(tool.Selection.AvoidWhen, p.AvoidWhenBoilerplate),
+			deprecated: tool.Deprecated && p.DeprecatedPenalty > 0,
+		}
+		if e.docs[doc].deprecated {
+			e.deprecated++
 		}
 		e.executable[doc] = e.docs[doc].executable
 		e.demotes = e.demotes || len(e.docs[doc].avoidWhen) > 0
