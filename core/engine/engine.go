@@ -45,11 +45,11 @@ type built struct {
 	// search without filters.
 	executable []bool
 	// demotes: some tool has an avoid_when phrase that can demote it.
-	demotes  bool
+	demotes bool
 	// deprecated counts the tools the profile demotes as deprecated.
 	deprecated int
-	identity *catalog.IdentityIndex
-	index    *index.Index
+	identity   *catalog.IdentityIndex
+	index      *index.Index
 
 	productByID  map[string]int // lookup only, never iterated
 	productCores []string       // per product: display-name key, "" if none
@@ -76,7 +76,7 @@ type built struct {
 type document struct {
 	product    int
 	executable bool
-	deprecated bool // demoted by the profile's DeprecatedPenalty
+	deprecated bool     // demoted by the profile's DeprecatedPenalty
 	avoidWhen  []string // lower-cased avoid_when phrases that can demote
 }
 
