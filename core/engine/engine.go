@@ -99,6 +99,7 @@ func NewWithCheckpoint(cat *catalog.Catalog, p *profile.Profile, checkpoint func
 		return nil, err
 	}
 	builder := index.NewBuilder(len(e.tools))
+	builder.CapTermFrequency(p.TermFrequencyCap)
 	tokenizer := text.Memoized(e.tokenizer) // for this build only
 	var tokens profile.FieldTokens
 	for doc, tool := range e.tools {

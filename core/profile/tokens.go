@@ -14,14 +14,13 @@ import (
 type FieldTokens struct {
 	Fields [NumFields][]string
 	seen   map[string]struct{}
-	counts map[string]int
 }
 
 // Tokenize fills x with the terms of each indexed field of tool: the
 // projection (Project), tokenized by tok (the profile's tokenizer, possibly
 // memoized), filtered (IndexTokens), then the tool's Extra text as the
-// profile's ExtraText says, and each field's term frequencies capped at
-// TermFrequencyCap when it is set.
+// profile's ExtraText says. (TermFrequencyCap is applied by the index
+// builder, which counts each term's frequency anyway.)
 func (p *Profile) Tokenize(x *FieldTokens, tok text.Tokenizer, tool *catalog.Tool, product *catalog.Product) {
 	fields := p.Project(tool, product)
 	for f := Field(0); f < NumFields; f++ {
@@ -32,11 +31,6 @@ func (p *Profile) Tokenize(x *FieldTokens, tok text.Tokenizer, tool *catalog.Too
 			extra = DedupeSentences(extra)
 		}
 		x.Fields[p.ExtraField] = p.appendExtra(x, tok, extra)
-	}
-	if p.TermFrequencyCap > 0 {
-		for f := range x.Fields {
-			x.Fields[f] = x.capFrequencies(x.Fields[f], p.TermFrequencyCap)
-		}
 	}
 }
 
@@ -77,51 +71,61 @@ func (p *Profile) appendExtra(x *FieldTokens, tok text.Tokenizer, extra string) 
 	return kept
 }
 
-// capFrequencies keeps at most limit occurrences of each term, in order.
-func (x *FieldTokens) capFrequencies(terms []string, limit int) []string {
-	if x.counts == nil {
-		x.counts = map[string]int{}
-	}
-	clear(x.counts)
-	kept := terms[:0]
-	for _, t := range terms {
-		if x.counts[t]++; x.counts[t] <= limit {
-			kept = append(kept, t)
-		}
-	}
-	return kept
-}
-
 // DedupeSentences returns s without each sentence that repeats an earlier
 // one: a hostile copy of a tool that says its description twice (or ten
 // times) then indexes what the original does. A sentence ends after '.',
 // '!', '?', ';', their fullwidth forms (。！？；) or a line break; two
 // sentences are the same when they are equal after trimming white space
-// and lower-casing ASCII letters. What is kept is s's own text, a dropped
-// sentence leaving one space, so a text without repeats is returned as it
-// is (and costs no allocation).
+// and the end mark, ignoring the case of ASCII letters. What is kept is s's
+// own text, a dropped sentence leaving one space, so a text without
+// repeats is returned as it is, without allocating.
 func DedupeSentences(s string) string {
-	// Most texts have one sentence or none repeated: find the first repeat
-	// before building anything.
-	var seen map[string]struct{}
+	// Most fields hold a few sentences: each is compared with those before
+	// it. Past dedupeLinear, an index by a hash of their case-folded bytes
+	// finds the candidates (a collision falls back to comparing with all).
+	// Either way nothing is allocated until a sentence repeats, but for
+	// the index and the list of a field's sentences past dedupeLinear.
+	var small [dedupeLinear]string
+	kept := small[:0]
+	var byHash map[uint64]string
 	var b strings.Builder
 	start, copied := 0, 0
 	for start < len(s) {
 		end := sentenceEnd(s, start)
-		key := sentenceKey(s[start:end])
-		if key != "" {
-			if seen == nil {
-				seen = map[string]struct{}{}
+		if key := sentenceKey(s[start:end]); key != "" {
+			var h uint64
+			dup := false
+			if byHash == nil {
+				dup = containsFold(kept, key)
+			} else {
+				h = foldHash(key)
+				if k, ok := byHash[h]; ok {
+					dup = asciiEqualFold(k, key) || containsFold(kept, key)
+				}
 			}
-			if _, dup := seen[key]; dup {
+			switch {
+			case dup:
 				if b.Cap() == 0 {
 					b.Grow(len(s))
 				}
 				b.WriteString(s[copied:start])
 				b.WriteByte(' ')
 				copied = end
-			} else {
-				seen[key] = struct{}{}
+			case byHash != nil:
+				kept = append(kept, key)
+				if _, ok := byHash[h]; !ok {
+					byHash[h] = key
+				}
+			default:
+				kept = append(kept, key)
+				if len(kept) == dedupeLinear {
+					byHash = make(map[uint64]string, 4*dedupeLinear)
+					for _, k := range kept {
+						if h := foldHash(k); byHash[h] == "" {
+							byHash[h] = k
+						}
+					}
+				}
 			}
 		}
 		start = end
@@ -132,6 +136,29 @@ func DedupeSentences(s string) string {
 	b.WriteString(s[copied:])
 	return b.String()
 }
+
+// containsFold: some sentence of kept equals key but for ASCII case.
+func containsFold(kept []string, key string) bool {
+	for _, k := range kept {
+		if asciiEqualFold(k, key) {
+			return true
+		}
+	}
+	return false
+}
+
+// foldHash is FNV-1a over s with ASCII letters lower-cased.
+func foldHash(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(asciiLowerByte(s[i]))
+		h *= 1099511628211
+	}
+	return h
+}
+
+// dedupeLinear is the most sentences DedupeSentences compares pairwise.
+const dedupeLinear = 16
 
 // sentenceEnd is the index just past the sentence that starts at start.
 func sentenceEnd(s string, start int) int {
@@ -146,16 +173,29 @@ func sentenceEnd(s string, start int) int {
 	return len(s)
 }
 
-// sentenceKey is the sentence without its end mark, trimmed of white
-// space, with ASCII letters lower-cased ("" for a sentence of white space
-// alone): a description said twice matches itself even when its last
-// sentence has no full stop.
+// sentenceKey is the sentence without its end mark and trimmed of white
+// space ("" for a sentence of white space alone): a description said twice
+// matches itself even when its last sentence has no full stop.
 func sentenceKey(sentence string) string {
-	sentence = strings.TrimSpace(strings.TrimRight(sentence, ".!?;\n。！？；"))
-	for i := 0; i < len(sentence); i++ {
-		if c := sentence[i]; 'A' <= c && c <= 'Z' {
-			return strings.ToLower(sentence)
+	return strings.TrimSpace(strings.TrimRight(sentence, ".!?;\n。！？；"))
+}
+
+// asciiEqualFold: a and b are equal but for the case of ASCII letters.
+func asciiEqualFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if x, y := a[i], b[i]; x != y && asciiLowerByte(x) != asciiLowerByte(y) {
+			return false
 		}
 	}
-	return sentence
+	return true
+}
+
+func asciiLowerByte(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
