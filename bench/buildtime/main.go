@@ -3,6 +3,7 @@
 // builds of one catalog, after a warm-up build, for each module given.
 //
 //	go run ./bench/buildtime FORMAT CATALOG [MODULE.wasm ...]   (default: the embedded module)
+//	go run ./bench/buildtime FORMAT CATALOG native              (the Go core, snapshot.FromCatalog)
 //
 // bench/buildtime/build.mjs and build.py measure the same in Node and Python;
 // mkcatalog.py makes the MCP catalog docs/BENCHMARKS.md uses.
@@ -16,6 +17,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/toolsift/toolsift/core/importer"
+	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/hostapi"
 )
 
@@ -35,6 +38,10 @@ func main() {
 		modules = []string{""}
 	}
 	for _, path := range modules {
+		if path == "native" {
+			native(os.Args[1], catalog)
+			continue
+		}
 		var opts []hostapi.Option
 		name := "embedded module"
 		if path != "" {
@@ -71,4 +78,26 @@ func cpuSeconds() float64 {
 	var r syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &r)
 	return float64(r.Utime.Nano()+r.Stime.Nano()) / 1e9
+}
+
+// native measures the same build in the Go core, without a module: the
+// cost of the import and index code itself, apart from wazero's.
+func native(format string, catalog []byte) {
+	build := func() {
+		if _, _, err := snapshot.FromCatalog(format, catalog, importer.Options{}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	build() // warm-up, as for the module
+	var cpu, wall []float64
+	for range 5 {
+		before, start := cpuSeconds(), time.Now()
+		build()
+		wall = append(wall, time.Since(start).Seconds())
+		cpu = append(cpu, cpuSeconds()-before)
+	}
+	slices.Sort(cpu)
+	slices.Sort(wall)
+	fmt.Printf("native: cpu median %.3f s (%.3f–%.3f), wall median %.3f s\n", cpu[2], cpu[0], cpu[4], wall[2])
 }

@@ -41,7 +41,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		profiles profileList
 		corpus   = fs.String("corpus", "", "a benchmark's corpus.jsonl to index (same as --catalog FILE --format beir)")
 		queries  = fs.String("queries", "", "queries.jsonl: one {\"id\" or \"_id\", \"text\"} per line")
-		qrels    = fs.String("qrels", "", "qrels.tsv: query-id, corpus-id, grade (an optional header line)")
+		qrels    = fs.String("qrels", "", "qrels.tsv: query-id, tool, grade (an optional header line); the tool by corpus id, canonical path or a bare name only one tool has")
 		cutoffs  = fs.String("k", "1,5,10", fmt.Sprintf("cut-offs for nDCG, Recall and Comprehensiveness (each 1-%d)", wire.MaxLimit))
 		dwsProxy = fs.Bool("dws-proxy", false, "evaluate the served catalog's use_when intents (R@1, R@5, MRR@5) and avoid_when forbidden cases (Forbidden@1, @5), as the DWS reference does")
 		name     = fs.String("name", "", "label of the report (default: the queries file's directory)")
@@ -387,16 +387,20 @@ func summarizeLatency(calls []time.Duration) Latency {
 
 // benchmarkReport is the result of one BEIR-style benchmark.
 type benchmarkReport struct {
-	Name      string   `json:"name"`
-	Engine    string   `json:"engine"`
-	Profile   string   `json:"profile"`
-	Tools     int      `json:"tools"`
-	Ks        []int    `json:"k"`
-	Queries   int      `json:"queries"`
-	Unjudged  int      `json:"queries_without_relevant_tools"`
-	Truncated int      `json:"queries_cut_to_budget"`
-	Refused   int      `json:"queries_refused"`
-	Missing   []string `json:"judged_tools_missing_from_catalog,omitempty"`
+	Name      string `json:"name"`
+	Engine    string `json:"engine"`
+	Profile   string `json:"profile"`
+	Tools     int    `json:"tools"`
+	Ks        []int  `json:"k"`
+	Queries   int    `json:"queries"`
+	Unjudged  int    `json:"queries_without_relevant_tools"`
+	Truncated int    `json:"queries_cut_to_budget"`
+	Refused   int    `json:"queries_refused"`
+	// Missing names the judged ids that match no tool of the catalog (by
+	// canonical path, corpus id or a unique bare name); MissingCount
+	// counts them.
+	Missing      []string `json:"judged_tools_missing_from_catalog,omitempty"`
+	MissingCount int      `json:"judged_tools_missing_count"`
 	// Skipped lists the corpus's tools the importer left out, and why
 	// (the first importer.MaxListed).
 	Skipped []importer.SkippedTool `json:"tools_skipped_at_import,omitempty"`
@@ -439,19 +443,17 @@ func evalBenchmark(ctx context.Context, engine backend, cat *catalog.Catalog, qu
 	report := &benchmarkReport{Name: label, Engine: info.Engine, Profile: info.Profile, Tools: info.ToolCount, Ks: ks,
 		Slices: map[string]quality.Summary{}, Latency: map[string]Latency{}}
 	report.QueryRunes, report.QueryBytes = queryBudget(servedProfile(engine))
-	inCatalog := map[string]bool{}
-	for p := range cat.Products {
-		for t := range cat.Products[p].Tools {
-			inCatalog[cat.Products[p].Tools[t].Identity.CanonicalPath] = true
-		}
-	}
+	resolve := judgedToolResolver(cat)
+	unmatched := map[string]bool{}
 	for _, query := range slices.Sorted(maps.Keys(judgements)) {
 		for _, id := range slices.Sorted(maps.Keys(judgements[query])) {
-			if judgements[query][id] > 0 && !inCatalog[beir.CanonicalPath(id)] {
+			if _, ok := resolve(id); !ok && judgements[query][id] > 0 && !unmatched[id] {
+				unmatched[id] = true
 				report.Missing = append(report.Missing, id)
 			}
 		}
 	}
+	report.MissingCount = len(report.Missing)
 	limit := ks[len(ks)-1]
 	bySlice := map[string][]quality.Scores{}
 	timesBySlice := map[string][]time.Duration{}
@@ -459,7 +461,11 @@ func evalBenchmark(ctx context.Context, engine backend, cat *catalog.Catalog, qu
 		judged := map[string]int{} // by canonical path
 		relevant := 0
 		for _, id := range slices.Sorted(maps.Keys(judgements[q.ID])) {
-			judged[beir.CanonicalPath(id)] = judgements[q.ID][id]
+			path, ok := resolve(id)
+			if !ok {
+				path = beir.CanonicalPath(id) // in no ranking, but counted as relevant
+			}
+			judged[path] = max(judged[path], judgements[q.ID][id])
 			if judgements[q.ID][id] > 0 {
 				relevant++
 			}
@@ -499,6 +505,39 @@ func evalBenchmark(ctx context.Context, engine backend, cat *catalog.Catalog, qu
 	return report, nil
 }
 
+// judgedToolResolver maps an id of a qrels file to the canonical path of a
+// tool in cat, in this order: the id is a canonical path ("server.tool",
+// what search returns); a corpus id ("server::tool", beir.CanonicalPath);
+// a bare tool name that exactly one tool has. ok is false when none
+// matches.
+func judgedToolResolver(cat *catalog.Catalog) func(id string) (string, bool) {
+	paths := map[string]bool{}
+	byName := map[string]string{} // name → path, "" when two tools share it
+	for p := range cat.Products {
+		for t := range cat.Products[p].Tools {
+			identity := &cat.Products[p].Tools[t].Identity
+			paths[identity.CanonicalPath] = true
+			if _, seen := byName[identity.Name]; seen {
+				byName[identity.Name] = ""
+			} else {
+				byName[identity.Name] = identity.CanonicalPath
+			}
+		}
+	}
+	return func(id string) (string, bool) {
+		if paths[id] {
+			return id, true
+		}
+		if path := beir.CanonicalPath(id); paths[path] {
+			return path, true
+		}
+		if path := byName[id]; path != "" {
+			return path, true
+		}
+		return "", false
+	}
+}
+
 // writeBenchmarkTable prints one line about each report, then one table
 // with a row per profile and slice.
 func writeBenchmarkTable(w io.Writer, reports []*benchmarkReport) {
@@ -509,7 +548,7 @@ func writeBenchmarkTable(w io.Writer, reports []*benchmarkReport) {
 			fmt.Fprintf(w, "%d tools skipped at import (first: %s: %s)\n", len(r.Skipped), r.Skipped[0].Tool, r.Skipped[0].Reason)
 		}
 		if len(r.Missing) > 0 {
-			fmt.Fprintf(w, "%d judged tools are not in the catalog (first: %q); no ranking can find them\n", len(r.Missing), r.Missing[0])
+			fmt.Fprintf(w, "%d judged ids match no tool of the catalog by canonical path, corpus id or unique name (%s); no ranking can find them\n", len(r.Missing), quoteFirst(r.Missing, 5))
 		}
 	}
 	if len(reports) == 0 {
@@ -699,4 +738,17 @@ func writeProxyTable(w io.Writer, reports []*proxyReport) {
 		}
 		fmt.Fprintf(w, "| %s | forbidden (avoid_when) | %d | | | | | %.2f%% | %.3f%% |\n", r.Profile, r.Forbidden.Cases, 100*r.Forbidden.ForbiddenAt1, 100*r.Forbidden.ForbiddenAt5)
 	}
+}
+
+// quoteFirst quotes the first n of list, saying how many more there are.
+func quoteFirst(list []string, n int) string {
+	var parts []string
+	for i, s := range list {
+		if i == n {
+			parts = append(parts, fmt.Sprintf("… and %d more", len(list)-n))
+			break
+		}
+		parts = append(parts, strconv.Quote(s))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -132,7 +132,7 @@ func TestEvalBenchmark(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, table, "| profile | slice | queries | nDCG@1 | nDCG@5 | nDCG@10 | R@1 | R@5 | R@10 |")
 	require.Contains(t, table, "| MRR@10 | zero | build ms | p50 µs | p99 µs |")
-	require.Contains(t, table, "1 judged tools are not in the catalog")
+	require.Contains(t, table, "1 judged ids match no tool of the catalog")
 }
 
 func TestEvalFlags(t *testing.T) {
@@ -280,4 +280,27 @@ func TestSummarizeLatency(t *testing.T) {
 		require.Equal(t, c.p99, l.P99)
 	}
 	require.Equal(t, 1.5, summarizeLatency([]time.Duration{1500 * time.Nanosecond}).P50, "a tenth of a microsecond is kept")
+}
+
+// TestEvalQrelsByCanonicalPath: qrels that name tools by canonical path
+// (what search returns) or by a unique bare name score as those that name
+// them by corpus id; an id matching nothing is counted and named.
+func TestEvalQrelsByCanonicalPath(t *testing.T) {
+	corpus, queries, qrels := handMadeBenchmark(t)
+	byPath := filepath.Join(filepath.Dir(qrels), "qrels-paths.tsv")
+	require.NoError(t, os.WriteFile(byPath, []byte("q1\tweather.forecast\t1\nq2\ttools.send_email\t1\nq3\ttranslate\t1\nq3\tmissing.tool\t1\n"), 0o644))
+	var reports []benchmarkReport
+	for _, file := range []string{qrels, byPath} {
+		code, stdout, stderr := runCLI(t, "", "eval", "--engine", "native", "--corpus", corpus, "--queries", queries, "--qrels", file, "--k", "1,5", "--json")
+		require.Equal(t, 0, code, stderr)
+		var report benchmarkReport
+		require.NoError(t, json.Unmarshal([]byte(stdout), &report))
+		reports = append(reports, report)
+	}
+	require.Equal(t, reports[0].Slices, reports[1].Slices)
+	require.Equal(t, []string{"missing.tool"}, reports[1].Missing)
+	require.Equal(t, 1, reports[1].MissingCount)
+	code, stdout, _ := runCLI(t, "", "eval", "--engine", "native", "--corpus", corpus, "--queries", queries, "--qrels", byPath)
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, `1 judged ids match no tool of the catalog by canonical path, corpus id or unique name ("missing.tool")`)
 }

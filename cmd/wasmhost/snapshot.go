@@ -20,7 +20,7 @@ import (
 // runSnapshot: wasmhost snapshot build --format FORMAT --in PATH -o FILE.snap
 func runSnapshot(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] != "build" {
-		fmt.Fprintln(stderr, "usage: wasmhost snapshot build --format FORMAT --in PATH -o FILE.snap [--engine wasm|native] [--profile NAME] [--strict]\nformats: "+strings.Join(importer.Formats(), ", "))
+		fmt.Fprintln(stderr, "usage: wasmhost snapshot build --format FORMAT --in PATH -o FILE.snap [--engine wasm|native] [--profile NAME] [--product NAME] [--strict]\nformats: "+strings.Join(importer.Formats(), ", "))
 		return 2
 	}
 	fs := flag.NewFlagSet("wasmhost snapshot build", flag.ContinueOnError)
@@ -30,7 +30,8 @@ func runSnapshot(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "snapshot file to write")
 	engineName := fs.String("engine", defaultBuildEngine, "engine that builds it: native (the Go core, fast) or wasm (the module, as hosts without Go build); the bytes are the same")
 	profileName := fs.String("profile", "", "ranking profile: "+strings.Join(profile.Names(), ", ")+" (default: the format's; builds natively)")
-	strict := fs.Bool("strict", false, "refuse the catalog when one tool is bad, instead of skipping it (builds natively)")
+	strict := fs.Bool("strict", false, "refuse the catalog when one tool is malformed, instead of repairing the detail or skipping the tool (builds natively)")
+	product := fs.String("product", "", `name the product of tools whose input names none (a plain MCP tools/list, OpenAI tools outside a namespace, Anthropic tools), instead of "tools" (builds natively)`)
 	var common engineFlags
 	fs.StringVar(&common.cacheDir, "cache-dir", defaultCacheDir(), `where compiled module code is cached between runs ("" disables the cache)`)
 	common.registerMemoryLimit(fs)
@@ -42,7 +43,7 @@ func runSnapshot(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	snap, report, err := buildSnapshotReporting(context.Background(), *engineName, *format, *in,
-		importer.Options{Strict: *strict, Profile: *profileName}, stderr, common.hostOptions()...)
+		importer.Options{Strict: *strict, Profile: *profileName, Product: *product}, stderr, common.hostOptions()...)
 	if err != nil {
 		return fail(stderr, err)
 	}

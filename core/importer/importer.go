@@ -14,6 +14,7 @@ package importer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolsift/toolsift/core/catalog"
@@ -67,6 +68,14 @@ type Options struct {
 	Strict bool
 	// Profile names the ranking profile; "" is the format's default.
 	Profile string
+	// Product names the product of the tools whose input names none (a
+	// single MCP tools/list result, OpenAI tools outside a namespace,
+	// Anthropic tools, BEIR ids without "server::"), instead of
+	// native.DefaultProduct ("tools"): their canonical paths become
+	// "<product>.<tool>". It is the display name; the ID is
+	// native.ProductID of it. Formats dws and toolsift name every product
+	// themselves and refuse it.
+	Product string
 	// ToolSearch imports for provider tool search (core/provider): each
 	// tool keeps its original definition, and of a list that marks any tool
 	// defer_loading only the deferred tools are imported (the report's
@@ -84,7 +93,9 @@ type Options struct {
 // Default reports whether every option that changes what is imported is
 // at its zero value (a checkpoint changes nothing): the options of the
 // module's build call, which takes none.
-func (o Options) Default() bool { return !o.Strict && o.Profile == "" && !o.ToolSearch }
+func (o Options) Default() bool {
+	return !o.Strict && o.Profile == "" && !o.ToolSearch && o.Product == ""
+}
 
 // Import imports data in the named format strictly, with the format's
 // default profile. Any other error means the input is not a valid catalog
@@ -103,6 +114,9 @@ func ImportWith(format string, data []byte, opts Options) (*catalog.Catalog, *pr
 		if p, ok = profile.Lookup(opts.Profile); !ok {
 			return nil, nil, nil, fmt.Errorf("unknown profile %q (known: %s)", opts.Profile, strings.Join(profile.Names(), ", "))
 		}
+	}
+	if opts.Product != "" && (format == dws.Format || format == native.Format) {
+		return nil, nil, nil, fmt.Errorf("format %q names its products itself; a product name (--product) is for formats whose tools may have none", format)
 	}
 	if format == dws.Format {
 		if opts.ToolSearch {
@@ -134,6 +148,9 @@ func ImportWith(format string, data []byte, opts Options) (*catalog.Catalog, *pr
 		if err != nil {
 			return nil, nil, nil, err
 		}
+		if opts.Product != "" {
+			nameDefaultProduct(doc, opts.Product)
+		}
 		cat, err := native.BuildWith(doc, format, t)
 		if err != nil {
 			return nil, nil, nil, err
@@ -143,6 +160,35 @@ func ImportWith(format string, data []byte, opts Options) (*catalog.Catalog, *pr
 		return cat, orDefault(p, profile.GenericV3), report, nil
 	}
 	return nil, nil, nil, &UnknownFormatError{Format: format}
+}
+
+// nameDefaultProduct renames the product the importer filled with tools
+// that had none. A product of that name already in the input takes them
+// in (Build refuses a product listed twice, so they are merged here).
+func nameDefaultProduct(doc *native.Document, name string) {
+	id := native.ProductID(name)
+	if id == native.DefaultProduct {
+		return
+	}
+	var loose *native.Product
+	named := -1
+	for i := range doc.Products {
+		switch doc.Products[i].ID {
+		case native.DefaultProduct:
+			loose = &doc.Products[i]
+		case id:
+			named = i
+		}
+	}
+	if loose == nil {
+		return
+	}
+	if named < 0 {
+		loose.ID, loose.Name = id, name
+		return
+	}
+	doc.Products[named].Tools = append(doc.Products[named].Tools, loose.Tools...)
+	doc.Products = slices.DeleteFunc(doc.Products, func(p native.Product) bool { return p.ID == native.DefaultProduct })
 }
 
 func orDefault(p, def *profile.Profile) *profile.Profile {

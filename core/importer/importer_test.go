@@ -12,6 +12,7 @@ import (
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/profile"
+	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/testdata"
 )
@@ -273,6 +274,54 @@ func TestCheckpointIsCalledPerToolAndChangesNothing(t *testing.T) {
 			require.NoError(t, err)
 			require.GreaterOrEqual(t, calls, checked.ToolCount())
 			require.Equal(t, plain, checked)
+		})
+	}
+}
+
+// TestProductName: tools whose input names no product go under the
+// product the user names; a product of that name takes them in; formats
+// that name their products refuse it.
+func TestProductName(t *testing.T) {
+	cat, _, _, err := importer.ImportWith("mcp", []byte(`{"tools":[{"name":"read_file","inputSchema":{"type":"object"}}]}`), importer.Options{Product: "file.system"})
+	require.NoError(t, err)
+	require.Equal(t, "file_system.read_file", cat.Products[0].Tools[0].Identity.CanonicalPath)
+	require.Equal(t, "file.system", cat.Products[0].Name)
+
+	cat, _, _, err = importer.ImportWith("beir", []byte(`{"id":"fs::write","description":"W"}`+"\n"+`{"id":"read","description":"R"}`), importer.Options{Product: "fs"})
+	require.NoError(t, err)
+	require.Len(t, cat.Products, 1)
+	require.Equal(t, []string{"fs.read", "fs.write"}, []string{cat.Products[0].Tools[0].Identity.CanonicalPath, cat.Products[0].Tools[1].Identity.CanonicalPath})
+
+	_, _, _, err = importer.ImportWith("toolsift", []byte(`{}`), importer.Options{Product: "x"})
+	require.ErrorContains(t, err, "names its products itself")
+}
+
+// TestDeprecatedMarks: every generic format marks a tool its source calls
+// deprecated (a field, an annotation, a note, the text), and the mark
+// survives the snapshot.
+func TestDeprecatedMarks(t *testing.T) {
+	for _, c := range []struct{ format, input string }{
+		{"mcp", `{"tools":[{"name":"read_file","description":"DEPRECATED: use read_text_file"},{"name":"read_text_file","description":"Read a text file"},` +
+			`{"name":"old","annotations":{"deprecated":true}},{"name":"older","deprecated":"use read_text_file"}]}`},
+		{"openai", `[{"type":"function","name":"read_file","description":"Read a file (Deprecated)"},{"type":"function","name":"read_text_file","description":"Read a text file"},` +
+			`{"type":"function","function":{"name":"old","deprecated":true}},{"type":"function","name":"older","deprecated":"true"}]`},
+		{"anthropic", `[{"name":"read_file","description":"Deprecated: use read_text_file","input_schema":{"type":"object"}},{"name":"read_text_file","input_schema":{"type":"object"}},` +
+			`{"name":"old","deprecated":true,"input_schema":{"type":"object"}},{"name":"older","deprecated":"yes","input_schema":{"type":"object"}}]`},
+		{"beir", `{"id":"read_file","description":"[Deprecated] Read a file"}` + "\n" + `{"id":"read_text_file","description":"Read a text file"}` + "\n" +
+			`{"id":"old","doc":{"deprecated":true}}` + "\n" + `{"id":"older","doc":{"deprecated":"use read_text_file"}}`},
+	} {
+		t.Run(c.format, func(t *testing.T) {
+			cat, p, _, err := importer.ImportWith(c.format, []byte(c.input), importer.Options{Strict: true})
+			require.NoError(t, err)
+			snap, err := snapshot.Build(cat, p)
+			require.NoError(t, err)
+			body, werr := snapshot.Decode(snap)
+			require.Nil(t, werr)
+			marked := map[string]bool{}
+			for _, tool := range body.Catalog.Products[0].Tools {
+				marked[tool.Identity.Name] = tool.Deprecated
+			}
+			require.Equal(t, map[string]bool{"old": true, "older": true, "read_file": true, "read_text_file": false}, marked)
 		})
 	}
 }

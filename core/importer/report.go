@@ -32,6 +32,18 @@ type Report struct {
 	// as they are (not deferred while others are, or the provider's own
 	// built-in tools). It is returned with the snapshot, not stored in it.
 	AlwaysLoaded []string `msg:"-" json:"always_loaded,omitempty"`
+	// Warnings lists, by field, the malformed values a lenient import
+	// coerced or dropped while keeping their tools (Options.Strict refuses
+	// each instead): how many, and the first. Returned with the snapshot,
+	// not stored in it, like each field's To.
+	Warnings []Warning `msg:"-" json:"warnings,omitempty"`
+}
+
+// Warning is one kind of malformed value a lenient import repaired.
+type Warning struct {
+	Field   string `json:"field"`
+	Count   int    `json:"count"`
+	Example string `json:"example"`
 }
 
 // SkippedTool is one tool left out of the catalog and why.
@@ -45,6 +57,10 @@ type FieldCount struct {
 	Name    string `msg:"name" json:"name"`
 	Used    int    `msg:"used" json:"used"`
 	Ignored int    `msg:"ignored" json:"ignored"`
+	// To names where the field's values went: a catalog field
+	// ("description", "parameters", …), "extra" (the tool's catch-all
+	// text) or "dropped: why". Not stored in a snapshot.
+	To []string `msg:"-" json:"to,omitempty"`
 }
 
 // MaxListed is how many skipped tools a report names.
@@ -61,7 +77,10 @@ func newReport(format string, t *tally.Tally, imported int) *Report {
 		r.Skipped = append(r.Skipped, SkippedTool{Tool: s.Tool, Reason: s.Reason})
 	}
 	for _, f := range t.Fields() {
-		r.Fields = append(r.Fields, FieldCount{Name: f.Name, Used: f.Used, Ignored: f.Ignored})
+		r.Fields = append(r.Fields, FieldCount{Name: f.Name, Used: f.Used, Ignored: f.Ignored, To: f.To})
+	}
+	for _, w := range t.Repairs() {
+		r.Warnings = append(r.Warnings, Warning{Field: w.Field, Count: w.Count, Example: w.Example})
 	}
 	return r
 }
@@ -79,11 +98,15 @@ func (r *Report) Summary() string {
 	}
 	var used, ignored []string
 	for _, f := range r.Fields {
+		to := ""
+		if len(f.To) > 0 {
+			to = " → " + strings.Join(f.To, " | ")
+		}
 		if f.Used > 0 {
-			used = append(used, fmt.Sprintf("%s %d", f.Name, f.Used))
+			used = append(used, fmt.Sprintf("%s %d%s", f.Name, f.Used, to))
 		}
 		if f.Ignored > 0 {
-			ignored = append(ignored, fmt.Sprintf("%s %d", f.Name, f.Ignored))
+			ignored = append(ignored, fmt.Sprintf("%s %d%s", f.Name, f.Ignored, to))
 		}
 	}
 	if len(used) > 0 {
@@ -91,6 +114,9 @@ func (r *Report) Summary() string {
 	}
 	if len(ignored) > 0 {
 		fmt.Fprintf(&b, "  fields ignored: %s\n", strings.Join(ignored, ", "))
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "  repaired %s on %d (tools kept; --strict refuses them), first: %s\n", w.Field, w.Count, w.Example)
 	}
 	return b.String()
 }

@@ -85,6 +85,13 @@ func read(data []byte, t *tally.Tally, forSearch bool) (*native.Document, []stri
 	return &native.Document{Products: []native.Product{product}}, alwaysLoaded, nil
 }
 
+// roles of a tool's fields, for the report; "cache_control" and
+// "defer_loading" say how the API treats it, nothing to search for.
+var roles = []native.Role{
+	{Key: "cache_control"}, {Key: "defer_loading"}, {Key: "deprecated", To: "deprecated"}, {Key: "description", To: "description"},
+	{Key: "input_schema", To: "parameters"}, {Key: "name", To: "name"}, {Key: "type"},
+}
+
 func decodeTool(entry any, t *tally.Tally, forSearch bool) (native.Tool, bool, error) {
 	object, ok := entry.(map[string]any)
 	if !ok {
@@ -94,29 +101,42 @@ func decodeTool(entry any, t *tally.Tally, forSearch bool) (native.Tool, bool, e
 	if kind := f.Str("type"); kind != "" && kind != "custom" {
 		f.Fail(fmt.Errorf(`field "type": %q is a server tool the API runs, not a tool an agent can search for; remove it from the catalog`, kind))
 	}
-	tool := native.Tool{Name: f.Str("name"), Description: f.Str("description")}
+	tool := native.Tool{Name: f.Str("name")}
 	if f.Err == nil && tool.Name == "" {
 		f.Fail(fmt.Errorf(`field "name": missing or empty`))
 	}
-	if f.Err == nil && !f.Has("input_schema") {
-		f.Fail(fmt.Errorf(`field "input_schema": missing (Anthropic requires one per tool)`))
+	if f.Err != nil {
+		return tool, false, f.Err // no identity: nothing to keep
+	}
+	r := &native.Reader{T: t, Name: tool.Name}
+	tool.Description = r.Text(&f, "description", "description")
+	if !f.Has("input_schema") {
+		if err := r.Fix("input_schema", fmt.Errorf(`field "input_schema": missing (Anthropic requires one per tool)`)); err != nil {
+			f.Fail(err)
+		}
 	}
 	if f.Err == nil {
-		native.ReadSchemaField(&tool, &f, "input_schema")
+		native.ReadSchemaFieldWith(&tool, &f, "input_schema", r)
+	}
+	if d, ok := object["deprecated"]; ok {
+		if err := r.Deprecated(&tool, d, "deprecated"); err != nil {
+			f.Fail(err)
+		}
 	}
 	deferred := false
 	if forSearch {
-		t.Keys("", object, "defer_loading", "description", "input_schema", "name", "type")
 		deferred = f.Bool("defer_loading")
-		if f.Err == nil {
-			original, err := jsonw.AppendValue(nil, object, false)
-			if err != nil {
-				f.Fail(err)
-			}
-			tool.Original = original
+	}
+	r.Route("", object, roles...)
+	if err := r.Finish(&tool); err != nil {
+		f.Fail(err)
+	}
+	if forSearch && f.Err == nil {
+		original, err := jsonw.AppendValue(nil, object, false)
+		if err != nil {
+			f.Fail(err)
 		}
-	} else {
-		t.Keys("", object, "description", "input_schema", "name", "type")
+		tool.Original = original
 	}
 	return tool, deferred, f.Err
 }

@@ -18,6 +18,9 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte(`[{"type":"web_search_20250305","name":"web_search"}]`))
 	f.Add([]byte(`[{"name":"a"}]`))
 	f.Add([]byte(`[{"name":"a","input_schema":{`))
+	// Lenient repairs (string booleans, $ref parameters, parameter lists,
+	// wrong-typed texts, arrays of functions) and words without a role.
+	f.Add([]byte(`[{"name":"a","description":"DEPRECATED: use b"},{"name":"b","input_schema":{"type":"object","properties":[{"name":"q"}],"required":true},"returns":{"t":"temp"}}]`))
 	f.Fuzz(func(t *testing.T, data []byte) { importtest.CheckImport(t, anthropic.Format, data) })
 }
 

@@ -5,8 +5,10 @@
 //     display name, the text its description, and metadata's values that
 //     carry words its keywords;
 //   - this project's benchmark layout: {"id","name","description","text",
-//     "doc"}, where doc is the tool's original definition (and text the
-//     words of it, derived, so ignored when doc is there).
+//     "doc"}, where doc is the tool's original definition (an object, its
+//     JSON text, or an array of functions, read as one tool holding them)
+//     and text the words of it: beside a description or doc, the lines of
+//     text that say something new go to the tool's extra text.
 //
 // An id "server::tool" becomes product "server" and tool "tool"; any other id
 // is a tool under native.DefaultProduct. CanonicalPath gives the mapping, so
@@ -21,11 +23,15 @@
 // "description", "func_description", "api_description", "summary"; keywords
 // from "category", "category_name", "tags", "keywords"; "examples". A
 // definition with an MCP "inputSchema" is an MCP tool and its annotations
-// map to safety as in package mcp.
+// map to safety as in package mcp. Every other field's words go to the
+// tool's extra text, and a malformed detail is repaired with the tool kept
+// (native.Reader) unless the tally is strict: only a line without a usable
+// id, or a duplicate one, is skipped.
 package beir
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -95,7 +101,9 @@ func ImportWith(data []byte, t *tally.Tally) (*native.Document, error) {
 }
 
 // decodeLine returns the tool of one line and its (still toolless) product.
-// tool.Origin names the line even on error.
+// tool.Origin names the line even on error. Only a line without a usable
+// id is refused; anything else malformed is repaired through t (see
+// native.Reader), unless t is strict.
 func decodeLine(line []byte, n int, t *tally.Tally) (native.Product, native.Tool, error) {
 	var product native.Product
 	tool := native.Tool{Origin: fmt.Sprintf("line %d", n)}
@@ -112,7 +120,14 @@ func decodeLine(line []byte, n int, t *tally.Tally) (native.Product, native.Tool
 	if f.Has("_id") {
 		idKey = "_id"
 	}
-	id := f.Str(idKey)
+	r := &native.Reader{T: t}
+	var id string
+	if number, isNumber := object[idKey].(json.Number); isNumber && t.Lenient() {
+		id = number.String() // qrels name it by the same digits
+		_ = r.Fix(idKey, fmt.Errorf("line %d: field %q: the number %s read as a string", n, idKey, id))
+	} else {
+		id = f.Str(idKey)
+	}
 	if f.Err != nil {
 		return product, tool, f.Err
 	}
@@ -120,59 +135,112 @@ func decodeLine(line []byte, n int, t *tally.Tally) (native.Product, native.Tool
 		return product, tool, fmt.Errorf(`field "_id" (or "id"): missing or empty`)
 	}
 	tool.Origin = fmt.Sprintf("line %d (%s %q)", n, idKey, id)
+	r.Tool = tool.Origin
 	product.ID, product.Name, tool.Name = Split(id)
 
-	used := []string{idKey}
-	title := f.Str("name")
+	known := []native.Role{{Key: idKey, To: "name"}}
+	title := ""
 	if f.Has("name") {
-		used = append(used, "name")
+		title = r.Text(&f, "name", "name")
+		known = append(known, native.Role{Key: "name", To: "title"})
+		if f.Has("title") {
+			known = append(known, native.Role{Key: "title", To: "title"})
+			if other := r.Text(&f, "title", "title"); other != title {
+				r.Extra.Add(other)
+			}
+		}
 	} else if f.Has("title") {
-		title = f.Str("title")
-		used = append(used, "title")
+		title = r.Text(&f, "title", "title")
+		known = append(known, native.Role{Key: "title", To: "title"})
 	}
 	if title != tool.Name {
 		tool.Title = title
 	}
-	description := f.Str("description")
-	if description != "" {
-		used = append(used, "description")
-	}
+	description := r.Text(&f, "description", "description")
+	known = append(known, native.Role{Key: "description", To: "description"})
 	definitionValue := object["doc"]
-	if s, isString := definitionValue.(string); isString && strings.HasPrefix(strings.TrimSpace(s), "{") {
-		definitionValue, err = jsonread.Decode([]byte(s)) // ToolRet keeps the definition as JSON text
-		if err != nil {
-			return product, tool, fmt.Errorf(`field "doc": %w`, err)
+	if s, isString := definitionValue.(string); isString {
+		if strings.HasPrefix(strings.TrimSpace(s), "{") || strings.HasPrefix(strings.TrimSpace(s), "[") {
+			decoded, err := jsonread.Decode([]byte(s)) // ToolRet keeps the definition as JSON text
+			if err != nil {
+				if err := r.Fix("doc", fmt.Errorf(`field "doc": %w; read as text`, err)); err != nil {
+					return product, tool, err
+				}
+				decoded = s
+			}
+			definitionValue = decoded
 		}
 	}
-	definition, _ := definitionValue.(map[string]any)
-	if definitionValue != nil && definition == nil {
-		return product, tool, fmt.Errorf(`field "doc": want an object, got %s`, jsonread.TypeName(object["doc"]))
+	var definitions []map[string]any // one, or a service's functions
+	switch d := definitionValue.(type) {
+	case nil:
+	case map[string]any:
+		definitions = []map[string]any{d}
+	case []any:
+		// A service with several functions: one tool holds them all (the
+		// record's id is what relevance judgements name).
+		if err := r.Fix("doc", fmt.Errorf(`field "doc": an array of %d definitions; read as one tool holding them`, len(d))); err != nil {
+			return product, tool, err
+		}
+		for _, item := range d {
+			if m, ok := item.(map[string]any); ok {
+				definitions = append(definitions, m)
+			} else {
+				r.Extra.Walk(item)
+			}
+		}
+	default:
+		if err := r.Fix("doc", fmt.Errorf(`field "doc": want an object, got %s; its text is kept`, jsonread.TypeName(definitionValue))); err != nil {
+			return product, tool, err
+		}
+		r.Extra.Walk(definitionValue)
 	}
-	if definition != nil {
-		used = append(used, "doc")
+	if definitionValue != nil {
+		known = append(known, native.Role{Key: "doc", To: "definition"})
 	}
 	if f.Err != nil {
 		return product, tool, f.Err
 	}
 
-	var d definitionReader
+	d := definitionReader{r: r}
 	// The line itself may carry definition fields; doc's come after it.
-	if err := d.read(object, "", t, used, []string{"text", "metadata"}); err != nil {
+	if err := d.read(object, "", known, []string{"text", "metadata"}); err != nil {
 		return product, tool, err
 	}
-	if definition != nil {
-		if err := d.read(definition, "doc.", t, nil, nil); err != nil {
+	for i, definition := range definitions {
+		prefix := "doc."
+		if _, isList := definitionValue.([]any); isList {
+			prefix = "doc[]."
+		}
+		if i > 0 && d.name != "" {
+			d.names = append(d.names, d.name) // each function's name is a word of the tool
+			d.name = ""
+		}
+		if err := d.read(definition, prefix, nil, nil); err != nil {
 			return product, tool, err
 		}
+	}
+	for _, name := range d.names {
+		r.Extra.Add(name)
 	}
 	for _, text := range d.descriptions {
 		description = appendProse(description, text)
 	}
-	if description == "" && definition == nil && f.Has("text") {
-		description = f.Str("text")
-		t.Use("text")
-	} else if f.Has("text") {
-		t.Ignore("text") // the benchmark layout's text is derived from doc
+	text := r.Text(&f, "text", "text")
+	switch {
+	case text == "":
+	case description == "" && definitions == nil:
+		description = text
+		t.UseAs("text", "description")
+	default:
+		// BEIR's text is the document; beside a definition it is derived
+		// from it. Its lines that say something the tool's fields do not
+		// are kept as extra text.
+		if keepNewLines(r, text, tool, description, title, d.parameters, d.name) {
+			t.UseAs("text", tally.ToExtra)
+		} else {
+			t.IgnoreAs("text", "dropped: repeats the definition")
+		}
 	}
 	tool.Description = description
 	if tool.Title == "" && d.name != "" && d.name != tool.Name {
@@ -181,6 +249,7 @@ func decodeLine(line []byte, n int, t *tally.Tally) (native.Product, native.Tool
 	tool.Summary = d.summary
 	tool.Examples = d.examples
 	tool.InputSchema, tool.Parameters, tool.SchemaField = d.schema, d.parameters, d.schemaField
+	tool.Deprecated = d.deprecated
 	if d.mcp {
 		tool.Interface = native.InterfaceMCP
 		tool.Safety = d.safety
@@ -191,17 +260,41 @@ func decodeLine(line []byte, n int, t *tally.Tally) (native.Product, native.Tool
 			keywords = append(keywords, group)
 		}
 	}
-	metadata := f.Obj("metadata")
-	if f.Err != nil {
-		return product, tool, f.Err
-	}
-	keywords = append(keywords, metadataKeywords(metadata, t)...)
-	if metadata != nil {
-		t.Use("metadata")
+	switch metadata := object["metadata"].(type) {
+	case nil:
+	case map[string]any:
+		keywords = append(keywords, metadataKeywords(metadata, r)...)
+		t.UseAs("metadata", "keywords")
+	default:
+		if err := r.Fix("metadata", fmt.Errorf(`field "metadata": want an object, got %s; its text is kept`, jsonread.TypeName(metadata))); err != nil {
+			return product, tool, err
+		}
+		r.Extra.Walk(metadata)
 	}
 	tool.Keywords = catalog.SortedUnique(keywords)
 	product.Description = d.productDescription
+	if err := r.Finish(&tool); err != nil {
+		return product, tool, err
+	}
 	return product, tool, nil
+}
+
+// keepNewLines adds to r.Extra each line of a record's text that the
+// tool's other fields do not already hold (a BEIR text rendered from the
+// definition repeats them), and reports whether any line was text to index.
+func keepNewLines(r *native.Reader, text string, tool native.Tool, description, title string, parameters []native.Parameter, name string) bool {
+	any := false
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line == tool.Name || line == title || line == name || strings.Contains(description, line) {
+			continue
+		}
+		if slices.ContainsFunc(parameters, func(p native.Parameter) bool { return p.Name == line || p.Description == line }) {
+			continue
+		}
+		any = r.Extra.Add(line) || any
+	}
+	return any
 }
 
 // appendProse adds text to description unless description already says it.
@@ -228,13 +321,16 @@ var (
 
 // definitionReader gathers what the definition fields of a line say.
 type definitionReader struct {
+	r                  *native.Reader
 	name               string
+	names              []string // the names of a service's further functions
 	descriptions       []string
 	summary            string
 	keywords           []string
 	groups             []string
 	examples           []string
 	productDescription string
+	deprecated         bool
 
 	schemaField string
 	schema      catalog.RawJSON
@@ -245,23 +341,23 @@ type definitionReader struct {
 }
 
 // read reads the definition fields of object, named prefix+key in messages
-// and in the tally. The keys in handled are the caller's: counted as used;
-// the keys in own the caller reads and counts itself.
-func (d *definitionReader) read(object map[string]any, prefix string, t *tally.Tally, handled, own []string) error {
-	used := slices.Clone(handled)
+// and in the tally. The keys in handled are the caller's, counted with
+// their roles; the keys in own the caller reads and counts itself. Every
+// other key's words go to extra.
+func (d *definitionReader) read(object map[string]any, prefix string, handled []native.Role, own []string) error {
 	// Parameter fields first, in the order of preference: the first present
 	// one is the tool's parameters.
 	keys := slices.Concat(parameterFields, slices.Sorted(maps.Keys(object)))
 	for i, key := range keys {
-		if object[key] == nil || slices.Contains(handled, key) || slices.Contains(own, key) || slices.Index(keys, key) < i {
+		if object[key] == nil || slices.ContainsFunc(handled, func(h native.Role) bool { return h.Key == key }) || slices.Contains(own, key) || slices.Index(keys, key) < i {
 			continue
 		}
-		ok, err := d.field(object, key, prefix+key, prefix, t)
+		role, err := d.field(object, key, prefix+key, prefix)
 		if err != nil {
 			return err
 		}
-		if ok {
-			used = append(used, key)
+		if role != "" {
+			handled = append(handled, native.Role{Key: key, To: role})
 		}
 	}
 	counted := object
@@ -271,114 +367,167 @@ func (d *definitionReader) read(object map[string]any, prefix string, t *tally.T
 			delete(counted, key)
 		}
 	}
-	t.Keys(prefix, counted, used...)
+	d.r.Route(prefix, counted, handled...)
 	return nil
 }
 
-// field reads one key; it reports whether the value reached the tool.
-func (d *definitionReader) field(object map[string]any, key, field, prefix string, t *tally.Tally) (bool, error) {
-	wrap := func(err error) error { return fmt.Errorf("field %q: %w", field, err) }
-	str := func() (string, error) {
-		s, ok := object[key].(string)
-		if !ok {
-			return "", wrap(fmt.Errorf("want a string, got %s", jsonread.TypeName(object[key])))
-		}
-		return s, nil
-	}
+// field reads one key; it returns the catalog field the value reached
+// ("" for none: the key's words then go to extra).
+func (d *definitionReader) field(object map[string]any, key, field, prefix string) (string, error) {
+	r := d.r
+	f := jsonread.Fields{Object: object}
+	str := func() string { return r.Text(&f, key, field) }
 	switch {
 	case slices.Contains(nameFields, key):
-		name, err := str()
+		name := str()
 		if d.name == "" {
 			d.name = name
+		} else {
+			d.names = append(d.names, name)
 		}
-		return name != "", err
+		return roleIf(name != "", "title"), f.Err
 	case slices.Contains(descriptionFields, key):
-		text, err := str()
+		text := str()
 		d.descriptions = append(d.descriptions, text)
-		return text != "", err
+		return roleIf(text != "", "description"), f.Err
 	case key == "summary":
-		summary, err := str()
-		d.summary = summary
-		return summary != "", err
+		d.summary = str()
+		return roleIf(d.summary != "", "summary"), f.Err
 	case key == "tool_description":
-		description, err := str()
-		d.productDescription = description
-		return description != "", err
+		d.productDescription = str()
+		return roleIf(d.productDescription != "", "product description"), f.Err
+	case key == "deprecated":
+		var tool native.Tool
+		if err := r.Deprecated(&tool, object[key], field); err != nil {
+			return "", err
+		}
+		d.deprecated = d.deprecated || tool.Deprecated
+		return "deprecated", nil
 	case slices.Contains(keywordFields, key):
 		words := labels(object[key])
 		d.keywords = append(d.keywords, words...)
-		return len(words) > 0, nil
+		return roleIf(len(words) > 0, "keywords"), nil
 	case slices.Contains(groupFields, key):
 		s, _ := object[key].(string)
 		if strings.TrimSpace(s) != "" {
 			d.groups = append(d.groups, s)
 		}
-		return s != "", nil
+		return roleIf(s != "", "keywords"), nil
 	case key == "examples":
 		d.examples = append(d.examples, labels(object[key])...)
-		return len(d.examples) > 0, nil
+		return roleIf(len(d.examples) > 0, "examples"), nil
 	case slices.Contains(parameterFields, key):
 		if d.hasSchema {
-			return false, nil // one definition of the parameters; the first wins
+			return "", nil // one definition of the parameters; the first wins; the others' words go to extra
 		}
-		schema, parameters, err := native.ReadParameters(object[key])
+		schema, parameters, err := native.ReadParametersWith(object[key], r, field)
 		if err != nil {
-			return false, wrap(err)
+			return "", fmt.Errorf("field %q: %w", field, err)
 		}
 		d.hasSchema, d.schemaField, d.schema, d.parameters = true, field, schema, parameters
+		if m, ok := object[key].(map[string]any); ok && schema != nil {
+			r.Extra.Walk(m["description"]) // the schema's own description
+		}
 		if key == "inputSchema" {
 			d.mcp = true
-			annotations, _ := object["annotations"].(map[string]any)
-			if object["annotations"] != nil && annotations == nil {
-				return false, fmt.Errorf(`field "%sannotations": want an object, got %s`, prefix, jsonread.TypeName(object["annotations"]))
+			var a jsonread.Fields
+			switch annotations := object["annotations"].(type) {
+			case nil:
+			case map[string]any:
+				a.Object = annotations
+			default:
+				if err := r.Fix(prefix+"annotations", fmt.Errorf(`field "%sannotations": want an object, got %s; dropped`, prefix, jsonread.TypeName(annotations))); err != nil {
+					return "", err
+				}
 			}
-			a := jsonread.Fields{Object: annotations}
-			d.safety = mcp.Safety(a.OptBool("readOnlyHint"), a.OptBool("destructiveHint"), a.OptBool("idempotentHint"))
+			d.safety = mcp.Safety(r.Bool(&a, "readOnlyHint", prefix+"annotations.readOnlyHint"),
+				r.Bool(&a, "destructiveHint", prefix+"annotations.destructiveHint"),
+				r.Bool(&a, "idempotentHint", prefix+"annotations.idempotentHint"))
 			if a.Err != nil {
-				return false, fmt.Errorf(`field "%sannotations": %w`, prefix, a.Err)
+				return "", fmt.Errorf(`field "%sannotations": %w`, prefix, a.Err)
 			}
 		}
-		return true, nil
+		return "parameters", nil
 	case key == "annotations":
-		return d.mcp || object["inputSchema"] != nil, nil // read with inputSchema
+		if d.mcp || object["inputSchema"] != nil { // read with inputSchema
+			return "safety", nil
+		}
+		return "", nil
 	case slices.Contains(toolBenchFields, key):
 		if key == "optional_parameters" && object["required_parameters"] != nil {
-			return true, nil // read with required_parameters
+			return "parameters", nil // read with required_parameters
 		}
 		if d.hasSchema {
-			return false, nil
+			return "", nil
 		}
-		parameters, err := toolBenchParameters(object, prefix)
+		parameters, err := toolBenchParameters(object, prefix, r)
 		if err != nil {
-			return false, err
+			return "", err
 		}
 		d.hasSchema, d.parameters = true, parameters
-		return true, nil
+		return "parameters", nil
 	case key == "function":
 		function, ok := object[key].(map[string]any)
 		if !ok {
-			return false, wrap(fmt.Errorf("want an object, got %s", jsonread.TypeName(object[key])))
+			err := fmt.Errorf("field %q: want an object, got %s", field, jsonread.TypeName(object[key]))
+			if err := r.Fix(field, fmt.Errorf("%w; its text is kept", err)); err != nil {
+				return "", err
+			}
+			return "", nil
 		}
-		return true, d.read(function, field+".", t, nil, nil)
+		return "definition", d.read(function, field+".", nil, nil)
 	}
-	return false, nil
+	return "", nil
+}
+
+func roleIf(ok bool, role string) string {
+	if ok {
+		return role
+	}
+	return ""
 }
 
 // toolBenchParameters reads ToolBench's required/optional lists.
-func toolBenchParameters(object map[string]any, prefix string) ([]native.Parameter, error) {
+func toolBenchParameters(object map[string]any, prefix string, r *native.Reader) ([]native.Parameter, error) {
 	parameters := []native.Parameter{}
 	for _, list := range []struct {
 		key      string
 		required bool
 	}{{"required_parameters", true}, {"optional_parameters", false}} {
-		entries, ok := object[list.key].([]any)
-		if !ok && object[list.key] != nil {
-			return nil, fmt.Errorf("field %q: want an array, got %s", prefix+list.key, jsonread.TypeName(object[list.key]))
+		field := prefix + list.key
+		var entries []any
+		switch v := object[list.key].(type) {
+		case nil:
+		case []any:
+			entries = v
+		default:
+			err := fmt.Errorf("field %q: want an array, got %s", field, jsonread.TypeName(v))
+			if r.T.Lenient() {
+				// Any shape ReadParameters knows (a map of name → spec, say).
+				_, listed, lerr := native.ReadParametersWith(v, r, field)
+				if lerr == nil && r.Fix(field, fmt.Errorf("%w; read as parameters", err)) == nil {
+					for _, p := range listed {
+						p.Required = p.Required || list.required
+						if !repeatedParameter(parameters, p) {
+							parameters = append(parameters, p)
+						}
+					}
+					continue
+				}
+			}
+			return nil, err
 		}
 		for i, entry := range entries {
-			p, err := toolBenchParameter(entry, list.required)
+			p, err := toolBenchParameter(entry, list.required, r, field)
 			if err != nil {
-				return nil, fmt.Errorf("field \"%s%s[%d]\": %w", prefix, list.key, i, err)
+				return nil, fmt.Errorf("field \"%s[%d]\": %w", field, i, err)
+			}
+			if p.Name == "" && r.T.Lenient() {
+				if err := r.Fix(field, fmt.Errorf("field \"%s[%d]\": a parameter without a name; its text is kept", field, i)); err != nil {
+					return nil, err
+				}
+				r.Extra.Add(p.Description)
+				continue
 			}
 			if repeatedParameter(parameters, p) {
 				continue
@@ -389,13 +538,17 @@ func toolBenchParameters(object map[string]any, prefix string) ([]native.Paramet
 	return parameters, nil
 }
 
-func toolBenchParameter(entry any, required bool) (native.Parameter, error) {
+func toolBenchParameter(entry any, required bool, r *native.Reader, field string) (native.Parameter, error) {
+	if name, ok := entry.(string); ok && r.T.Lenient() {
+		return native.Parameter{Name: name, Required: required}, nil
+	}
 	object, ok := entry.(map[string]any)
 	if !ok {
 		return native.Parameter{}, fmt.Errorf("want an object, got %s", jsonread.TypeName(entry))
 	}
 	f := jsonread.Fields{Object: object}
-	p := native.Parameter{Name: f.Str("name"), Type: f.Str("type"), Description: f.Str("description"), Required: required}
+	p := native.Parameter{Name: r.Text(&f, "name", field+".name"), Type: r.Text(&f, "type", field+".type"),
+		Description: r.Text(&f, "description", field+".description"), Required: required}
 	if f.Has("default") {
 		p.Default = f.Raw("default")
 	}
@@ -436,9 +589,9 @@ func labels(value any) []string {
 }
 
 // metadataKeywords keeps the string (and list of string) values of a BEIR
-// metadata object that carry words; numbers, booleans and nested objects
-// are counted as ignored.
-func metadataKeywords(metadata map[string]any, t *tally.Tally) []string {
+// metadata object that carry words; the words of nested objects go to
+// extra, and numbers and booleans are counted as dropped.
+func metadataKeywords(metadata map[string]any, r *native.Reader) []string {
 	var out []string
 	for _, key := range slices.Sorted(maps.Keys(metadata)) {
 		if metadata[key] == nil {
@@ -449,10 +602,13 @@ func metadataKeywords(metadata map[string]any, t *tally.Tally) []string {
 		case string, []any:
 			words = labels(metadata[key])
 		}
-		if len(words) > 0 {
-			t.Use("metadata." + key)
-		} else {
-			t.Ignore("metadata." + key)
+		switch {
+		case len(words) > 0:
+			r.T.UseAs("metadata."+key, "keywords")
+		case r.Extra.Walk(metadata[key]):
+			r.T.UseAs("metadata."+key, tally.ToExtra)
+		default:
+			r.T.IgnoreAs("metadata."+key, tally.ToNoneOfThem)
 		}
 		out = append(out, words...)
 	}

@@ -214,7 +214,7 @@ func TestBadLinesNameTheLine(t *testing.T) {
 		{"hint a string", `{"id":"b","doc":{"inputSchema":{},"annotations":{"readOnlyHint":"no"}}}`, `line 1 (id "b"): field "doc.annotations": field "readOnlyHint": want a boolean`},
 		{"ToolBench list an object", `{"id":"b","doc":{"required_parameters":{}}}`, `line 1 (id "b"): field "doc.required_parameters": want an array, got an object`},
 		{"ToolBench parameter a string", `{"id":"b","doc":{"optional_parameters":["q"]}}`, `line 1 (id "b"): field "doc.optional_parameters[0]": want an object, got a string`},
-		{"ToolBench parameter type a number", `{"id":"b","doc":{"required_parameters":[{"name":"q","type":1}]}}`, `line 1 (id "b"): field "doc.required_parameters[0]": field "type": want a string, got a number`},
+		{"ToolBench parameter type a number", `{"id":"b","doc":{"required_parameters":[{"name":"q","type":1}]}}`, `line 1 (id "b"): field "doc.required_parameters[0]": field "doc.required_parameters.type": want a string, got a number`},
 		{"empty file", "\n\n", "the catalog has no tools"},
 		{"empty tool after ::", `{"id":"srv::"}`, `line 1 (id "srv::"): field "name": empty`},
 		{"empty server", `{"id":"::t"}`, `product "": field "id": empty`},

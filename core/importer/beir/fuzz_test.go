@@ -26,5 +26,9 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte(`{"_id":"17","title":"get_weather","text":"Weather","metadata":{"tags":["sky"],"n":1}}`))
 	f.Add([]byte(`{"_id":"p","params":{"properties":{"type":"string","default":"x"}},"arguments":[{"name":"q","in":"query","schema":{"type":"string"}}]}`))
 	f.Add([]byte(`{"id":"f","doc":"{"function":{"name":"f","parameters":{"a":"string"}},"tags":"t"}"}`))
+	// Lenient repairs (string booleans, $ref parameters, parameter lists,
+	// wrong-typed texts, arrays of functions) and words without a role.
+	f.Add([]byte(`{"_id":17,"title":"weather","text":"Weather now\nreturns the temperature","doc":[{"name":"now","parameters":{"city":{"type":"string","required":"true"}}},{"name":"later","description":"Forecast"}]}`))
+	f.Add([]byte(`{"id":"s::t","doc":"not JSON","metadata":[1],"results":"the temperature","required_parameters":{"q":"query"}}`))
 	f.Fuzz(func(t *testing.T, data []byte) { importtest.CheckImport(t, beir.Format, data) })
 }

@@ -57,9 +57,9 @@ func TestRealBEIRCorpus(t *testing.T) {
 	for _, f := range report.Fields {
 		used[f.Name] = f
 	}
-	require.Equal(t, importer.FieldCount{Name: "text", Used: len(lines)}, used["text"])
-	require.Equal(t, importer.FieldCount{Name: "metadata.rank", Ignored: withMetadata}, used["metadata.rank"])
-	require.Equal(t, importer.FieldCount{Name: "metadata.source", Used: withMetadata}, used["metadata.source"])
+	require.Equal(t, importer.FieldCount{Name: "text", Used: len(lines), To: []string{"description"}}, used["text"])
+	require.Equal(t, importer.FieldCount{Name: "metadata.rank", Ignored: withMetadata, To: []string{"dropped: no text to index"}}, used["metadata.rank"])
+	require.Equal(t, importer.FieldCount{Name: "metadata.source", Used: withMetadata, To: []string{"keywords"}}, used["metadata.source"])
 
 	// A title other than the id's name is the title.
 	cat, err = importAndBuild(`{"_id":"17","title":"get_weather","text":"Weather for a city"}`)
@@ -133,18 +133,20 @@ func TestSkipAndStrict(t *testing.T) {
 		`{"_id":"good","text":"Again"}` + "\n")
 	cat, _, report, err := importer.ImportWith(beir.Format, data, importer.Options{})
 	require.NoError(t, err)
-	require.Equal(t, 1, cat.ToolCount())
-	require.Equal(t, "Works", cat.Products[0].Tools[0].Description, "of two tools with one name the first stays")
+	require.Equal(t, 2, cat.ToolCount(), "a malformed property costs the property, not the tool")
+	require.Equal(t, "Works", toolsByPath(cat)["tools.good"].Description, "of two tools with one name the first stays")
+	require.Equal(t, []catalog.Parameter{{Name: "a", Property: "a"}}, toolsByPath(cat)["tools.apigen_tool_9"].Parameters)
 	require.Equal(t, 4, report.ToolsRead)
-	require.Equal(t, 1, report.ToolsImported)
-	require.Equal(t, 3, report.ToolsSkipped)
-	require.Len(t, report.Skipped, 3)
+	require.Equal(t, 2, report.ToolsImported)
+	require.Equal(t, 2, report.ToolsSkipped)
+	require.Len(t, report.Skipped, 2)
 	require.Equal(t, "line 3", report.Skipped[0].Tool)
 	require.Contains(t, report.Skipped[0].Reason, "line 3: not valid JSON", "the JSON decoder's own words may change")
 	require.Equal(t, []importer.SkippedTool{
-		{Tool: `line 2 (_id "apigen_tool_9")`, Reason: `line 2 (_id "apigen_tool_9"): field "parameters": property "a": want a schema object, got a number`},
 		{Tool: `line 4 (_id "good")`, Reason: `product "tools": tool name "good" appears twice`},
 	}, report.Skipped[1:])
+	require.Equal(t, []importer.Warning{{Field: "parameters.properties", Count: 1,
+		Example: `line 2 (_id "apigen_tool_9"): property "a": want a schema object, got a number; read without one`}}, report.Warnings)
 
 	_, _, _, err = importer.ImportWith(beir.Format, data, importer.Options{Strict: true})
 	require.ErrorContains(t, err, "line 3: not valid JSON")

@@ -41,5 +41,10 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte(`{"tools":[{"name":"a","annotations":{"readOnlyHint":"yes"}}]}`))
 	f.Add([]byte(`{"tools":[{"description":"no name"}]}`))
 	f.Add([]byte(`{"tools":[`))
+	// Lenient repairs: a parameter list as the schema, string booleans, a
+	// $ref parameter, an enum object, a text that is a list, a deprecated
+	// note, words in fields without a role.
+	f.Add([]byte(`{"tools":[{"name":"a","description":["one","two"],"inputSchema":[{"$ref":"#/components/parameters/limit"},{"name":"q","required":"true"}],"deprecated":"use b"}]}`))
+	f.Add([]byte(`{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"u":{"enum":{"c":"Celsius"}},"v":"text","w":7},"required":"u"},"outputSchema":{"properties":{"t":{"description":"temp"}}},"annotations":[1]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) { importtest.CheckImport(t, mcp.Format, data) })
 }

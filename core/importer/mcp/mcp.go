@@ -8,6 +8,11 @@
 // defaults for absent hints (readOnlyHint false, destructiveHint true,
 // idempotentHint false): a tool that says nothing is treated as one that may
 // destroy, as the specification asks clients to assume.
+//
+// Every other field's words (outputSchema, _meta, other annotations) go to
+// the tool's extra text; a malformed detail (a text that is not a string, a
+// hint that is a string boolean, a schema that is a parameter list) is
+// repaired with the tool kept unless the tally is strict.
 package mcp
 
 import (
@@ -84,6 +89,13 @@ func read(data []byte, t *tally.Tally, keep bool) (*native.Document, error) {
 // server reads one tools/list result (unwrapping a JSON-RPC response).
 func server(name string, value any, t *tally.Tally, keep bool) (native.Product, error) {
 	product := native.Product{ID: native.ProductID(name), Name: name}
+	if list, isList := value.([]any); isList && t.Lenient() {
+		// The tools themselves, without the result object around them.
+		if err := t.Repair("servers", fmt.Errorf("servers[%q]: a list of tools, not a tools/list result; read as its tools", name)); err != nil {
+			return product, err
+		}
+		value = map[string]any{"tools": list}
+	}
 	result, ok := value.(map[string]any)
 	if !ok {
 		return product, fmt.Errorf("want a tools/list result object, got %s", jsonread.TypeName(value))
@@ -117,30 +129,74 @@ func server(name string, value any, t *tally.Tally, keep bool) (native.Product, 
 	return product, nil
 }
 
+// roles of a tool's fields, for the report.
+var roles = []native.Role{
+	{Key: "annotations", To: "safety"}, {Key: "deprecated", To: "deprecated"}, {Key: "description", To: "description"},
+	{Key: "inputSchema", To: "parameters"}, {Key: "name", To: "name"}, {Key: "title", To: "title"},
+}
+
+// annotationRoles: the annotations a tool's catalog fields take; any other
+// annotation's words go to extra.
+var annotationRoles = []native.Role{
+	{Key: "deprecated", To: "deprecated"}, {Key: "destructiveHint", To: "safety"}, {Key: "idempotentHint", To: "safety"},
+	{Key: "openWorldHint"}, {Key: "readOnlyHint", To: "safety"}, {Key: "title", To: "title"},
+}
+
 func decodeTool(entry any, t *tally.Tally, keep bool) (native.Tool, error) {
 	object, ok := entry.(map[string]any)
 	if !ok {
 		return native.Tool{}, fmt.Errorf("want a tool object, got %s", jsonread.TypeName(entry))
 	}
 	f := jsonread.Fields{Object: object}
-	tool := native.Tool{
-		Name:        f.Str("name"),
-		Title:       f.Str("title"),
-		Description: f.Str("description"),
-		Interface:   native.InterfaceMCP,
-	}
+	tool := native.Tool{Name: f.Str("name"), Interface: native.InterfaceMCP}
 	if f.Err == nil && tool.Name == "" {
 		f.Fail(fmt.Errorf(`field "name": missing or empty`))
 	}
-	native.ReadSchemaField(&tool, &f, "inputSchema")
-	t.Keys("", object, "annotations", "description", "inputSchema", "name", "title")
-	annotations := jsonread.Fields{Object: f.Obj("annotations")}
-	if tool.Title == "" {
-		tool.Title = annotations.Str("title")
+	if f.Err != nil {
+		return tool, f.Err // no identity: nothing to keep
 	}
-	tool.Safety = Safety(annotations.OptBool("readOnlyHint"), annotations.OptBool("destructiveHint"), annotations.OptBool("idempotentHint"))
+	r := &native.Reader{T: t, Name: tool.Name}
+	tool.Title = r.Text(&f, "title", "title")
+	tool.Description = r.Text(&f, "description", "description")
+	native.ReadSchemaFieldWith(&tool, &f, "inputSchema", r)
+	if d, ok := object["deprecated"]; ok {
+		if err := r.Deprecated(&tool, d, "deprecated"); err != nil {
+			f.Fail(err)
+		}
+	}
+	var annotations jsonread.Fields
+	switch a := object["annotations"].(type) {
+	case nil:
+	case map[string]any:
+		annotations.Object = a
+	default:
+		if err := r.Fix("annotations", fmt.Errorf(`field "annotations": want an object, got %s; dropped`, jsonread.TypeName(a))); err != nil {
+			f.Fail(err)
+		}
+		r.Extra.Walk(a)
+	}
+	if tool.Title == "" {
+		tool.Title = r.Text(&annotations, "title", "annotations.title")
+	} else if title, _ := annotations.Object["title"].(string); title != tool.Title {
+		r.Extra.Add(title)
+	}
+	tool.Safety = Safety(r.Bool(&annotations, "readOnlyHint", "annotations.readOnlyHint"),
+		r.Bool(&annotations, "destructiveHint", "annotations.destructiveHint"),
+		r.Bool(&annotations, "idempotentHint", "annotations.idempotentHint"))
+	if d, ok := annotations.Object["deprecated"]; ok {
+		if err := r.Deprecated(&tool, d, "annotations.deprecated"); err != nil {
+			f.Fail(err)
+		}
+	}
 	if annotations.Err != nil {
 		f.Fail(fmt.Errorf("annotations: %w", annotations.Err))
+	}
+	r.Route("", object, roles...)
+	if annotations.Object != nil {
+		r.Route("annotations.", annotations.Object, annotationRoles...)
+	}
+	if err := r.Finish(&tool); err != nil {
+		f.Fail(err)
 	}
 	if keep && f.Err == nil {
 		original, err := jsonw.AppendValue(nil, object, false)

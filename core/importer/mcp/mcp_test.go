@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/mcp"
 	"github.com/toolsift/toolsift/core/importer/native"
 	"github.com/toolsift/toolsift/core/profile"
@@ -168,7 +169,7 @@ func TestImportRefuses(t *testing.T) {
 		{"inputSchema a string", `{"tools":[{"name":"a","inputSchema":"{}"}]}`, `tools[0] (name "a"): field "inputSchema": want an object, got a string`},
 		{"annotations an array", `{"tools":[{"name":"a","annotations":[]}]}`, `tools[0] (name "a"): field "annotations": want an object, got an array`},
 		{"hint a string", `{"tools":[{"name":"a","annotations":{"readOnlyHint":"true"}}]}`, `tools[0] (name "a"): annotations: field "readOnlyHint": want a boolean, got a string`},
-		{"annotated title a number", `{"tools":[{"name":"a","annotations":{"title":1}}]}`, `annotations: field "title": want a string, got a number`},
+		{"annotated title a number", `{"tools":[{"name":"a","annotations":{"title":1}}]}`, `field "annotations.title": want a string, got a number`},
 		{"servers an array", `{"servers":[]}`, `field "servers": want an object of server name → tools/list result, got an array`},
 		{"servers beside tools", `{"servers":{},"tools":[]}`, `a {"servers": …} catalog must have no other top-level field`},
 		{"server a list", `{"servers":{"s":[{"name":"a"}]}}`, `servers["s"]: want a tools/list result object, got an array`},
@@ -234,4 +235,16 @@ func TestServerWithoutToolsIsLeftOut(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, cat.Products, 1)
 	require.Equal(t, "t.a", cat.Products[0].Tools[0].Identity.CanonicalPath)
+}
+
+// TestServerAsAListOfTools: a server given as its tools, without the
+// tools/list result around them, is read as them (a repair; strict refuses).
+func TestServerAsAListOfTools(t *testing.T) {
+	input := []byte(`{"servers":{"fs":[{"name":"read_file","inputSchema":{"type":"object"}}]}}`)
+	cat, _, report, err := importer.ImportWith(mcp.Format, input, importer.Options{})
+	require.NoError(t, err)
+	require.Equal(t, "fs.read_file", cat.Products[0].Tools[0].Identity.CanonicalPath)
+	require.Len(t, report.Warnings, 1)
+	_, _, _, err = importer.ImportWith(mcp.Format, input, importer.Options{Strict: true})
+	require.Error(t, err)
 }

@@ -74,7 +74,7 @@ func decodeTool(item any) (Tool, error) {
 	if err != nil {
 		return Tool{}, err
 	}
-	f.Only("aliases", "availability", "avoid_when", "description", "examples", "input_schema", "interface",
+	f.Only("aliases", "availability", "avoid_when", "deprecated", "description", "examples", "extra", "input_schema", "interface",
 		"keywords", "name", "parameters", "safety", "summary", "title", "unavailable_reason", "use_when")
 	t := Tool{
 		Name:              f.Str("name"),
@@ -89,6 +89,8 @@ func decodeTool(item any) (Tool, error) {
 		AvoidWhen:         f.Strs("avoid_when"),
 		Examples:          f.Strs("examples"),
 		Keywords:          f.Strs("keywords"),
+		Extra:             f.Str("extra"),
+		Deprecated:        f.Bool("deprecated"),
 	}
 	if f.Has("input_schema") {
 		f.Obj("input_schema") // type check: a schema is an object
@@ -200,8 +202,12 @@ func appendTool(dst []byte, t *Tool) []byte {
 	c.strs("aliases", t.Aliases)
 	c.str("availability", t.Availability)
 	c.strs("avoid_when", t.AvoidWhen)
+	if t.Deprecated { // left out when false, as extra when empty: a catalog without them keeps its hash
+		c.Bool("deprecated", true)
+	}
 	c.str("description", t.Description)
 	c.strs("examples", t.Examples)
+	c.str("extra", t.Extra)
 	c.Raw("input_schema", t.InputSchema)
 	c.str("interface", t.Interface)
 	c.strs("keywords", t.Keywords) // left out when empty: a catalog without keywords keeps its hash

@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/importer/internal/jsonread"
 	"github.com/toolsift/toolsift/core/importer/internal/tally"
 	"github.com/toolsift/toolsift/core/text"
 )
@@ -91,6 +92,12 @@ type Tool struct {
 	AvoidWhen         []string
 	Examples          []string
 	Keywords          []string // labels that are not prose: categories, tags
+	// Extra is the tool's text no other field has a role for (return
+	// values, metadata, a BEIR record's rendering…), space-joined.
+	Extra string
+	// Deprecated marks a tool its source calls deprecated; Build also sets
+	// it when the title, summary or description says so (MarkedDeprecated).
+	Deprecated bool
 
 	// Origin names the tool as its input does (`line 7 (_id "17")`) for
 	// messages; "" names it by canonical path. It is not part of the
@@ -254,6 +261,8 @@ func catalogTool(productID string, t *Tool) catalog.Tool {
 		},
 		InputSchema: t.InputSchema,
 		Original:    t.Original,
+		Extra:       t.Extra,
+		Deprecated:  t.Deprecated,
 	}
 	if t.Interface == InterfaceMCP {
 		tool.Interface.Ref = &catalog.InterfaceRef{ProductID: productID, RPCName: t.Name}
@@ -314,7 +323,7 @@ func normalize(doc *Document, skip *tally.Tally) error {
 		for j := range p.Tools {
 			skip.Tick()
 			t := p.Tools[j]
-			err := normalizeTool(&t)
+			err := normalizeTool(&t, skip, p.ID)
 			if err == nil && len(good) > 0 && t.Name == good[len(good)-1].Name {
 				err = fmt.Errorf("product %q: tool name %q appears twice", p.ID, t.Name)
 			} else if err != nil {
@@ -433,7 +442,7 @@ func checkProduct(p *Product) error {
 	return checkTexts(prose("description", p.Description), prose("name", p.Name))
 }
 
-func normalizeTool(t *Tool) error {
+func normalizeTool(t *Tool, skip *tally.Tally, productID string) error {
 	if err := checkName("name", t.Name); err != nil {
 		return err
 	}
@@ -446,11 +455,13 @@ func normalizeTool(t *Tool) error {
 	t.Keywords = catalog.SortedUnique(t.Keywords)
 	if err := checkTexts(
 		prose("avoid_when", t.AvoidWhen...), prose("description", t.Description), prose("examples", t.Examples...),
-		prose("keywords", t.Keywords...), prose("summary", t.Summary), prose("title", t.Title),
+		prose("extra", t.Extra), prose("keywords", t.Keywords...), prose("summary", t.Summary), prose("title", t.Title),
 		prose("unavailable_reason", t.UnavailableReason), prose("use_when", t.UseWhen...),
 	); err != nil {
 		return err
 	}
+
+	t.Deprecated = t.Deprecated || MarkedDeprecated(t.Title) || MarkedDeprecated(t.Summary) || MarkedDeprecated(t.Description)
 
 	switch t.Interface {
 	case "":
@@ -495,6 +506,8 @@ func normalizeTool(t *Tool) error {
 		var err error
 		if d := t.fromSchema; d != nil {
 			parameters, err = d.parameters, d.err
+		} else if skip.Lenient() {
+			parameters, err = lenientParameters(t, skip, productID, schemaField)
 		} else {
 			parameters, err = ParametersFromSchema(t.InputSchema)
 		}
@@ -507,21 +520,50 @@ func normalizeTool(t *Tool) error {
 		return fmt.Errorf("%d parameters; the limit is %d", len(t.Parameters), MaxParameters)
 	}
 	sort.SliceStable(t.Parameters, func(a, b int) bool { return t.Parameters[a].Name < t.Parameters[b].Name })
+	kept := t.Parameters[:0]
 	for i := range t.Parameters {
 		p := &t.Parameters[i]
 		// Parameter names come from schemas as they are (" asset_id " occurs
-		// in real catalogs); they are bounded, not judged.
+		// in real catalogs); they are bounded, not judged. A bad one costs
+		// the parameter, not the tool, unless the import is strict.
+		var err error
 		if p.Name == "" || len(p.Name) > MaxNameBytes {
-			return fmt.Errorf("parameter %q: the name must have 1 to %d bytes", p.Name, MaxNameBytes)
+			err = fmt.Errorf("parameter %q: the name must have 1 to %d bytes", p.Name, MaxNameBytes)
+		} else if len(kept) > 0 && p.Name == kept[len(kept)-1].Name {
+			err = fmt.Errorf("parameter %q appears twice", p.Name)
 		}
-		if i > 0 && p.Name == t.Parameters[i-1].Name {
-			return fmt.Errorf("parameter %q appears twice", p.Name)
+		if err != nil {
+			if err := skip.Repair("parameters", fmt.Errorf("%s: %w; dropped", label(productID, t), err)); err != nil {
+				return err
+			}
+			continue
 		}
+		kept = append(kept, *p)
+	}
+	t.Parameters = kept
+	for i := range t.Parameters {
+		p := &t.Parameters[i]
 		if err := checkTexts(prose("description", p.Description), prose("enum", p.Enum...), prose("type", p.Type)); err != nil {
 			return fmt.Errorf("parameter %q: %w", p.Name, err)
 		}
 	}
 	return nil
+}
+
+// lenientParameters derives a tool's parameters from its stored input
+// schema, repairing what ParametersFromSchema refuses (see
+// ReadParametersWith); the text a repair keeps has no tool to go to here
+// (a native document states its extra text itself).
+func lenientParameters(t *Tool, skip *tally.Tally, productID, field string) ([]Parameter, error) {
+	value, err := jsonread.Decode(t.InputSchema)
+	if err != nil {
+		return nil, err
+	}
+	root, ok := value.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("want a JSON Schema object, got %s", jsonread.TypeName(value))
+	}
+	return schemaParameters(root, &Reader{T: skip, Tool: label(productID, t)}, field)
 }
 
 // checkName refuses an empty name, surrounding white space, a name over

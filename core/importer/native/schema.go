@@ -28,20 +28,24 @@ func ParametersFromSchema(schema catalog.RawJSON) ([]Parameter, error) {
 	if !ok {
 		return nil, fmt.Errorf("want a JSON Schema object, got %s", jsonread.TypeName(value))
 	}
-	return schemaParameters(root)
+	return schemaParameters(root, nil, "")
 }
 
-// schemaParameters is ParametersFromSchema of a schema already decoded.
-func schemaParameters(root map[string]any) ([]Parameter, error) {
+// schemaParameters is ParametersFromSchema of a schema already decoded,
+// repairing through r (nil: strict; field names the schema's field).
+func schemaParameters(root map[string]any, r *Reader, field string) ([]Parameter, error) {
 	var out []Parameter
-	if err := appendProperties(&out, root, "", true, 1); err != nil {
+	if err := appendProperties(&out, root, "", true, 1, r, field); err != nil {
 		return nil, err
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
 
-func appendProperties(out *[]Parameter, schema map[string]any, prefix string, parentRequired bool, depth int) error {
+func appendProperties(out *[]Parameter, schema map[string]any, prefix string, parentRequired bool, depth int, r *Reader, field string) error {
+	if r != nil {
+		return appendPropertiesLeniently(out, schema, prefix, parentRequired, depth, r, field)
+	}
 	f := jsonread.Fields{Object: schema}
 	properties := f.Obj("properties")
 	required := f.Strs("required")
@@ -57,7 +61,7 @@ func appendProperties(out *[]Parameter, schema map[string]any, prefix string, pa
 				return fmt.Errorf("property %q: want a schema object, got %s", prefix+name, jsonread.TypeName(properties[name]))
 			}
 		}
-		parameter, err := parameterOf(prefix+name, property)
+		parameter, err := parameterOf(prefix+name, property, nil, "")
 		if err != nil {
 			return err
 		}
@@ -70,13 +74,13 @@ func appendProperties(out *[]Parameter, schema map[string]any, prefix string, pa
 			continue
 		}
 		if _, nested := property["properties"]; nested {
-			if err := appendProperties(out, property, prefix+name+".", parameter.Required, depth+1); err != nil {
+			if err := appendProperties(out, property, prefix+name+".", parameter.Required, depth+1, nil, ""); err != nil {
 				return err
 			}
 		}
 		if items, ok := property["items"].(map[string]any); ok {
 			if _, nested := items["properties"]; nested {
-				if err := appendProperties(out, items, prefix+name+"[].", parameter.Required, depth+1); err != nil {
+				if err := appendProperties(out, items, prefix+name+"[].", parameter.Required, depth+1, nil, ""); err != nil {
 					return err
 				}
 			}
@@ -85,14 +89,170 @@ func appendProperties(out *[]Parameter, schema map[string]any, prefix string, pa
 	return nil
 }
 
-func parameterOf(name string, property map[string]any) (Parameter, error) {
+// appendPropertiesLeniently is appendProperties that repairs instead of
+// refusing: "properties" as a parameter list is read as one, "required" as
+// a string names one property (a property's own boolean or string-boolean
+// "required" counts too), a property that is a string is its description,
+// and any other malformed property or keyword is dropped with its text
+// kept in r.Extra. The properties below MaxParameterDepth, and each
+// property's words no parameter field keeps, go to r.Extra as well.
+func appendPropertiesLeniently(out *[]Parameter, schema map[string]any, prefix string, parentRequired bool, depth int, r *Reader, field string) error {
+	var properties map[string]any
+	switch p := schema["properties"].(type) {
+	case nil:
+	case map[string]any:
+		properties = p
+	case []any:
+		if err := r.fixAs(field+".properties", fmt.Errorf("field \"properties\": want an object, got an array"), "read as a parameter list"); err != nil {
+			return err
+		}
+		listed, err := parameterList(p, r, field)
+		if err != nil {
+			return err
+		}
+		for _, q := range listed {
+			q.Name = prefix + q.Name
+			q.Required = q.Required && parentRequired
+			*out = append(*out, q)
+		}
+		if len(*out) > MaxParameters {
+			return fmt.Errorf("more than %d properties", MaxParameters)
+		}
+	default:
+		if err := r.fixAs(field+".properties", fmt.Errorf("field \"properties\": want an object, got %s", jsonread.TypeName(p)), "dropped"); err != nil {
+			return err
+		}
+		r.Extra.Walk(p)
+	}
+	var required []string
+	switch list := schema["required"].(type) {
+	case nil:
+	case bool: // draft 3's mark on the schema itself
+		if err := r.fixAs(field+".required", fmt.Errorf("field \"required\": want an array of strings, got a boolean"), "dropped"); err != nil {
+			return err
+		}
+	case []any:
+		for _, item := range list {
+			if s, ok := item.(string); ok {
+				required = append(required, s)
+			}
+		}
+	case string:
+		if _, isBool := stringBool(list); !isBool {
+			required = []string{list}
+		}
+		if err := r.fixAs(field+".required", fmt.Errorf("field \"required\": want an array of strings, got a string"), fmt.Sprintf("%q read as a list of it", list)); err != nil {
+			return err
+		}
+	default:
+		if err := r.fixAs(field+".required", fmt.Errorf("field \"required\": want an array of strings, got %s", jsonread.TypeName(list)), "dropped"); err != nil {
+			return err
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(properties)) {
+		var property map[string]any
+		switch v := properties[name].(type) {
+		case map[string]any:
+			property = v
+		case bool:
+			if !v {
+				if err := r.fixAs(field+".properties", fmt.Errorf("property %q: want a schema object, got a boolean", prefix+name), "false allows nothing: no parameter"); err != nil {
+					return err
+				}
+				continue
+			}
+			property = map[string]any{} // "name": true allows anything
+		case string:
+			if err := r.fixAs(field+".properties", fmt.Errorf("property %q: want a schema object, got a string", prefix+name), "read as its description"); err != nil {
+				return err
+			}
+			property = map[string]any{"description": v}
+		default:
+			if err := r.fixAs(field+".properties", fmt.Errorf("property %q: want a schema object, got %s", prefix+name, jsonread.TypeName(v)), "read without one"); err != nil {
+				return err
+			}
+			r.Extra.Walk(v)
+			property = map[string]any{}
+		}
+		if depth > MaxParameterDepth {
+			r.Extra.Add(name)
+			r.Extra.Walk(property)
+			continue
+		}
+		parameter, err := parameterOf(prefix+name, property, r, field)
+		if err != nil {
+			return err
+		}
+		own, err := requiredFlag(property["required"], prefix+name, r, field)
+		if err != nil {
+			return err
+		}
+		parameter.Required = parentRequired && (own || contains(required, name))
+		*out = append(*out, parameter)
+		if len(*out) > MaxParameters {
+			return fmt.Errorf("more than %d properties", MaxParameters)
+		}
+		keepLeftovers(name, property, r)
+		if _, nested := property["properties"]; nested {
+			if err := appendPropertiesLeniently(out, property, prefix+name+".", parameter.Required, depth+1, r, field); err != nil {
+				return err
+			}
+		}
+		if items, ok := property["items"].(map[string]any); ok {
+			if _, nested := items["properties"]; nested {
+				if err := appendPropertiesLeniently(out, items, prefix+name+"[].", parameter.Required, depth+1, r, field); err != nil {
+					return err
+				}
+			} else {
+				r.Extra.Walk(items)
+			}
+		}
+	}
+	return nil
+}
+
+// keepLeftovers adds to r.Extra the words of a property that its
+// parameter does not keep: a title beside a description, examples,
+// branches of anyOf/oneOf/allOf, extensions.
+func keepLeftovers(name string, property map[string]any, r *Reader) {
+	// Most properties have no such key: gather the few there are (on the
+	// stack) and sort only those, instead of sorting every property's keys.
+	var buf [8]string
+	keys := buf[:0]
+	for key := range property {
+		switch key {
+		case "type", "description", "enum", "default", "properties", "items", "required", "format", "pattern", "$ref":
+			continue
+		case "title":
+			if _, described := property["description"].(string); !described {
+				continue // the title is the parameter's description
+			}
+			if title, _ := property["title"].(string); sameWords(title, name) {
+				continue // generated from the name ("Api Key" for api_key): nothing new
+			}
+		}
+		keys = append(keys, key)
+	}
+	slices.Sort(keys)
+	for _, key := range keys {
+		r.Extra.Walk(property[key])
+	}
+}
+
+func parameterOf(name string, property map[string]any, r *Reader, field string) (Parameter, error) {
 	p := Parameter{Name: name, Type: schemaType(property)}
 	if d, ok := property["description"].(string); ok {
 		p.Description = d
 	} else if t, ok := property["title"].(string); ok {
 		p.Description = t
+	} else if d, ok := property["description"]; ok && d != nil && r != nil {
+		if err := r.Fix(field+".description", fmt.Errorf("property %q: \"description\": want a string, got %s; its text is kept", name, jsonread.TypeName(d))); err != nil {
+			return p, err
+		}
+		r.Extra.Walk(d)
 	}
-	if enum, ok := property["enum"].([]any); ok {
+	switch enum := property["enum"].(type) {
+	case []any:
 		for _, v := range enum {
 			if s, isString := v.(string); isString {
 				p.Enum = append(p.Enum, s)
@@ -103,6 +263,24 @@ func parameterOf(name string, property map[string]any) (Parameter, error) {
 				return p, fmt.Errorf("property %q: enum: %w", name, err)
 			}
 			p.Enum = append(p.Enum, string(text))
+		}
+	case map[string]any:
+		// A map of value → its description: the values are the keys.
+		if r != nil {
+			if err := r.Fix(field+".enum", fmt.Errorf("property %q: \"enum\" is an object; its keys read as the values", name)); err != nil {
+				return p, err
+			}
+			p.Enum = slices.Sorted(maps.Keys(enum))
+			for _, key := range p.Enum {
+				r.Extra.Walk(enum[key])
+			}
+		}
+	case string:
+		if r != nil {
+			if err := r.Fix(field+".enum", fmt.Errorf("property %q: \"enum\" is a string; read as its one value", name)); err != nil {
+				return p, err
+			}
+			p.Enum = []string{enum}
 		}
 	}
 	if v, ok := property["default"]; ok && v != nil { // a null default is no default
@@ -146,4 +324,38 @@ func joinStrings(values []any) string {
 		}
 	}
 	return strings.Join(parts, "|")
+}
+
+// sameWords reports whether two names hold the same letters and digits,
+// case aside: "Api Key" and "api_key", "getUserArguments" and
+// "get_user" + "Arguments" (suffix given in b).
+func sameWords(a, b string) bool {
+	i, j := 0, 0
+	for {
+		for i < len(a) && !isWordByte(a[i]) {
+			i++
+		}
+		for j < len(b) && !isWordByte(b[j]) {
+			j++
+		}
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		if lower(a[i]) != lower(b[j]) {
+			return false
+		}
+		i++
+		j++
+	}
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c >= 0x80
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }

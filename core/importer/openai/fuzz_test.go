@@ -19,6 +19,10 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte(`[{"type":"web_search"}]`))
 	f.Add([]byte(`[{"type":"function"}]`))
 	f.Add([]byte(`[{"type":"function","name":"a"`))
+	// Lenient repairs (string booleans, $ref parameters, parameter lists,
+	// wrong-typed texts, arrays of functions) and words without a role.
+	f.Add([]byte(`[{"type":"function","function":{"name":"a","parameters":[{"name":"city","in":"query","required":"true","schema":{"type":"string"}},{"$ref":"#/components/parameters/units"}],"returns":"forecast"}}]`))
+	f.Add([]byte(`[{"type":"function","name":"a","description":7,"parameters":"a city","deprecated":true,"x-tags":["weather"]}]`))
 	f.Fuzz(func(t *testing.T, data []byte) { importtest.CheckImport(t, openai.Format, data) })
 }
 

@@ -70,7 +70,11 @@ func read(data []byte, t *tally.Tally, forSearch bool) (*native.Document, []stri
 		label := fmt.Sprintf("tools[%d]%s", i, jsonread.Label(item, "name"))
 		object, ok := item.(map[string]any)
 		if !ok {
-			return nil, nil, fmt.Errorf("%s: want a tool object, got %s", label, jsonread.TypeName(item))
+			t.Read()
+			if err := t.Skip(label, fmt.Errorf("%s: want a tool object, got %s", label, jsonread.TypeName(item))); err != nil {
+				return nil, nil, err
+			}
+			continue
 		}
 		kind, _ := object["type"].(string)
 		if forSearch && builtIn(kind) {
@@ -140,7 +144,14 @@ func builtIn(kind string) bool {
 
 func namespace(object map[string]any, outer string, t *tally.Tally, forSearch bool) (native.Product, []entry, error) {
 	f := jsonread.Fields{Object: object}
-	product := native.Product{ID: f.Str("name"), Description: f.Str("description")}
+	name := f.Str("name")
+	product := native.Product{ID: name, Description: f.Str("description")}
+	if !forSearch && native.ProductID(name) != name {
+		// As an MCP server's name: the ID trimmed and without ".", the name
+		// as given kept for display. Tool search answers with the
+		// namespace's name as the product ID, so there it must be one.
+		product.ID, product.Name = native.ProductID(name), name
+	}
 	tools := f.Arr("tools")
 	deferAll := forSearch && f.Bool("defer_loading")
 	if f.Err != nil {
@@ -174,7 +185,12 @@ func decodeTool(object map[string]any, t *tally.Tally, forSearch bool) (native.T
 	switch kind {
 	case "function", "custom":
 	case "":
-		f.Fail(fmt.Errorf(`field "type": missing (want "function", "custom" or "namespace")`))
+		// A function whose "type" was left out: named, so it can be kept.
+		if !named(object) || !t.Lenient() {
+			f.Fail(fmt.Errorf(`field "type": missing (want "function", "custom" or "namespace")`))
+		} else if err := t.Repair("type", fmt.Errorf(`field "type": missing; read as "function"`)); err != nil {
+			f.Fail(err)
+		}
 	case "namespace":
 		f.Fail(fmt.Errorf(`field "type": a namespace cannot hold another namespace`))
 	default:
@@ -184,27 +200,42 @@ func decodeTool(object map[string]any, t *tally.Tally, forSearch bool) (native.T
 		return native.Tool{}, false, f.Err
 	}
 	definition := object
-	if forSearch {
-		t.Keys("", object, "defer_loading", "description", "function", "name", "parameters", "type")
-	} else {
-		t.Keys("", object, "description", "function", "name", "parameters", "type")
-	}
 	deferred := forSearch && f.Bool("defer_loading")
+	outer := object
 	if function := f.Obj("function"); function != nil { // Chat Completions nests the definition
 		definition = lift(object, function)
 		f = jsonread.Fields{Object: function}
 		if forSearch {
-			t.Keys("function.", function, "defer_loading", "description", "name", "parameters")
 			deferred = deferred || f.Bool("defer_loading")
-		} else {
-			t.Keys("function.", function, "description", "name", "parameters")
 		}
 	}
-	tool := native.Tool{Name: f.Str("name"), Description: f.Str("description")}
+	tool := native.Tool{Name: f.Str("name")}
 	if f.Err == nil && tool.Name == "" {
 		f.Fail(fmt.Errorf(`field "name": missing or empty`))
 	}
-	native.ReadSchemaField(&tool, &f, "parameters")
+	if f.Err != nil {
+		return tool, false, f.Err // no identity: nothing to keep
+	}
+	r := &native.Reader{T: t, Name: tool.Name}
+	prefix := ""
+	if object["function"] != nil {
+		prefix = "function."
+	}
+	r.Prefix = prefix
+	tool.Description = r.Text(&f, "description", prefix+"description")
+	if d, ok := f.Object["deprecated"]; ok {
+		if err := r.Deprecated(&tool, d, prefix+"deprecated"); err != nil {
+			f.Fail(err)
+		}
+	}
+	native.ReadSchemaFieldWith(&tool, &f, "parameters", r)
+	if prefix != "" {
+		r.Route("", outer, native.Role{Key: "type"}, native.Role{Key: "function", To: "definition"}, native.Role{Key: "defer_loading"}, native.Role{Key: "strict"})
+	}
+	r.Route(prefix, f.Object, roles...)
+	if err := r.Finish(&tool); err != nil {
+		f.Fail(err)
+	}
 	if forSearch && f.Err == nil {
 		if kind == "function" {
 			definition = withNulls(definition, "parameters", "strict")
@@ -216,6 +247,24 @@ func decodeTool(object map[string]any, t *tally.Tally, forSearch bool) (native.T
 		tool.Original = original
 	}
 	return tool, deferred, f.Err
+}
+
+// named reports whether a tool definition has a name, at its top or under
+// "function".
+func named(object map[string]any) bool {
+	if _, ok := object["name"].(string); ok {
+		return true
+	}
+	function, _ := object["function"].(map[string]any)
+	_, ok := function["name"].(string)
+	return ok
+}
+
+// roles of a function's fields, for the report; "strict" and
+// "defer_loading" say how to call or load it, nothing to search for.
+var roles = []native.Role{
+	{Key: "defer_loading"}, {Key: "deprecated", To: "deprecated"}, {Key: "description", To: "description"},
+	{Key: "name", To: "name"}, {Key: "parameters", To: "parameters"}, {Key: "strict"}, {Key: "type"},
 }
 
 // withNulls returns the definition with each absent key set to null: a

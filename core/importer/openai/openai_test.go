@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/native"
 	"github.com/toolsift/toolsift/core/importer/openai"
 )
@@ -111,7 +112,6 @@ func TestImportRefuses(t *testing.T) {
 		{"missing name, Chat", `[{"type":"function","function":{"description":"x"}}]`, `tools[0]: field "name": missing or empty`},
 		{"missing name, namespace tool", `[{"type":"namespace","name":"ns","tools":[{"type":"function"}]}]`, `tools[0] (name "ns"): tools[0]: field "name": missing or empty`},
 		{"namespace without a name", `[{"type":"namespace","tools":[{"type":"function","name":"a"}]}]`, `product "": field "id": empty`},
-		{"namespace name with a dot", `[{"type":"namespace","name":"a.b","tools":[{"type":"function","name":"x"}]}]`, `product "a.b": field "id": must not contain "."`},
 		{"namespace tools an object", `[{"type":"namespace","name":"ns","tools":{}}]`, `tools[0] (name "ns"): field "tools": want an array, got an object`},
 		{"namespace tool a number", `[{"type":"namespace","name":"ns","tools":[1]}]`, `tools[0] (name "ns"): tools[0]: want a tool object, got a number`},
 		{"function a string", `[{"type":"function","function":"get_weather"}]`, `field "function": want an object, got a string`},
@@ -127,4 +127,27 @@ func TestImportRefuses(t *testing.T) {
 			require.ErrorContains(t, err, c.want)
 		})
 	}
+}
+
+// TestNamespaceNameAsMCPServerName: a namespace's name is trimmed and its
+// dots replaced in the product ID, as an MCP server's, and kept for display.
+func TestNamespaceNameAsMCPServerName(t *testing.T) {
+	doc, err := openai.Import([]byte(`[{"type":"namespace","name":" Quotes API.v2","tools":[{"type":"function","name":"get"}]}]`))
+	require.NoError(t, err)
+	require.Equal(t, "Quotes API_v2", doc.Products[0].ID)
+	require.Equal(t, " Quotes API.v2", doc.Products[0].Name)
+}
+
+// TestLenientEntries: a named function without "type" is kept (a repair),
+// and an entry that is not an object is skipped, not the catalog's end;
+// strict refuses both.
+func TestLenientEntries(t *testing.T) {
+	input := []byte(`[{"name":"a","parameters":{"type":"object"}},{"function":{"name":"b"}},7,{"type":"function","name":"c"}]`)
+	cat, _, report, err := importer.ImportWith(openai.Format, input, importer.Options{})
+	require.NoError(t, err)
+	require.Equal(t, 3, cat.ToolCount())
+	require.Equal(t, 1, report.ToolsSkipped)
+	require.Equal(t, []importer.Warning{{Field: "type", Count: 2, Example: `field "type": missing; read as "function"`}}, report.Warnings)
+	_, _, _, err = importer.ImportWith(openai.Format, input, importer.Options{Strict: true})
+	require.Error(t, err)
 }

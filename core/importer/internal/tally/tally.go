@@ -20,12 +20,31 @@ type Skip struct {
 }
 
 // Field is how often a source field was present on a tool, and how often
-// of those its value reached no catalog field.
+// of those its value reached no catalog field; To names where it went (a
+// catalog field, "extra", or "dropped: why"), each once, in the order first
+// seen.
 type Field struct {
 	Name    string
 	Used    int
 	Ignored int
+	To      []string
 }
+
+// Repair is a malformed value an import coerced or dropped while keeping its
+// tool (a lenient import): how often, under one field, and the first case.
+type Repair struct {
+	Field   string
+	Count   int
+	Example string
+}
+
+// Roles a source field can go to, besides the catalog's own field names.
+const (
+	ToExtra      = "extra"                     // the tool's catch-all text
+	ToNowhere    = "dropped: not language"     // URLs, ids, hashes, numbers (native.NotLanguage)
+	ToNoneOfThem = "dropped: no text to index" // booleans, numbers, empty values
+	ToHowToCall  = "dropped: how to call it"   // "strict", "defer_loading", "cache_control", "type"
+)
 
 // Tally collects the counts of one import. A nil *Tally is a strict tally
 // that counts nothing, so that code paths without a report stay simple.
@@ -38,10 +57,13 @@ type Tally struct {
 	skipped    int
 	listed     []Skip
 	fields     map[string]*Field // looked up by name only; Fields sorts
+	repairs    map[string]*Repair
 }
 
 // New returns an empty tally; strict makes Skip refuse instead of skip.
-func New(strict bool) *Tally { return &Tally{Strict: strict, fields: map[string]*Field{}} }
+func New(strict bool) *Tally {
+	return &Tally{Strict: strict, fields: map[string]*Field{}, repairs: map[string]*Repair{}}
+}
 
 // Read counts one tool entry of the input, at a checkpoint.
 func (t *Tally) Read() {
@@ -79,10 +101,75 @@ func (t *Tally) Use(field string) {
 	}
 }
 
+// UseAs counts a field whose value reached the catalog field role.
+func (t *Tally) UseAs(field, role string) {
+	if t != nil {
+		f := t.field(field)
+		f.Used++
+		f.to(role)
+	}
+}
+
+// Also records that some of a counted field's words went to role too (an
+// input schema's to "extra"), without counting the field again.
+func (t *Tally) Also(field, role string) {
+	if t != nil {
+		t.field(field).to(role)
+	}
+}
+
 // Ignore counts a field that was present and left out.
 func (t *Tally) Ignore(field string) {
 	if t != nil {
 		t.field(field).Ignored++
+	}
+}
+
+// IgnoreAs counts a field left out, and why (ToNowhere, ToNoneOfThem).
+func (t *Tally) IgnoreAs(field, why string) {
+	if t != nil {
+		f := t.field(field)
+		f.Ignored++
+		f.to(why)
+	}
+}
+
+// Repair handles a malformed value that need not cost its tool: a strict
+// (or nil) tally returns err, so that the import refuses it as it always
+// did; any other counts it under field, keeps the first example (err's
+// text) and returns nil, and the importer coerces or drops the value.
+func (t *Tally) Repair(field string, err error) error {
+	if t == nil || t.Strict {
+		return err
+	}
+	r, ok := t.repairs[field]
+	if !ok {
+		r = &Repair{Field: field, Example: err.Error()}
+		t.repairs[field] = r
+	}
+	r.Count++
+	return nil
+}
+
+// Lenient reports whether Repair keeps tools (a tally that is not strict).
+func (t *Tally) Lenient() bool { return t != nil && !t.Strict }
+
+// Repairs lists the repairs in field order.
+func (t *Tally) Repairs() []Repair {
+	if t == nil {
+		return nil
+	}
+	out := make([]Repair, 0, len(t.repairs))
+	for _, field := range slices.Sorted(maps.Keys(t.repairs)) {
+		out = append(out, *t.repairs[field])
+	}
+	return out
+}
+
+func (f *Field) to(role string) {
+	// A field goes to one or two places: a scan, not a set.
+	if !slices.Contains(f.To, role) {
+		f.To = append(f.To, role)
 	}
 }
 
@@ -137,7 +224,10 @@ func (t *Tally) Fields() []Field {
 	}
 	out := make([]Field, 0, len(t.fields))
 	for _, name := range slices.Sorted(maps.Keys(t.fields)) {
-		out = append(out, *t.fields[name])
+		f := *t.fields[name]
+		f.To = slices.Clone(f.To)
+		slices.Sort(f.To) // the order first seen depends on the input's
+		out = append(out, f)
 	}
 	return out
 }
