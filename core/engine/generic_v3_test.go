@@ -14,9 +14,9 @@ import (
 	"github.com/toolsift/toolsift/testdata"
 )
 
-// filesystemCatalog imports the reference filesystem server's tools, with
-// read_file marked deprecated as its description says ("DEPRECATED: Use
-// read_text_file instead"); edit, when not nil, changes the catalog first.
+// filesystemCatalog imports the reference filesystem server's tools:
+// read_file is marked deprecated, as its description says ("DEPRECATED:
+// Use read_text_file instead").
 func filesystemCatalog(t *testing.T, data []byte) *catalog.Catalog {
 	t.Helper()
 	cat, p, err := importer.Import("mcp", data)
@@ -25,10 +25,9 @@ func filesystemCatalog(t *testing.T, data []byte) *catalog.Catalog {
 	for i := range cat.Products {
 		for j := range cat.Products[i].Tools {
 			tool := &cat.Products[i].Tools[j]
-			if tool.Identity.Name == "read_file" {
-				require.Contains(t, tool.Description, "DEPRECATED")
-				tool.Deprecated = true
-			}
+			// The importer marks it ("DEPRECATED" in capitals), and no
+			// other tool.
+			require.Equal(t, tool.Identity.Name == "read_file", tool.Deprecated, tool.Identity.Name)
 		}
 	}
 	return cat

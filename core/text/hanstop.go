@@ -11,7 +11,7 @@ import "unicode/utf8"
 // four lists measured (docs/QUALITY.md), it gained most on ACEBench zh and
 // on the DWS catalog's use_when sentences and lost nowhere; a longer one
 // with prepositions and conjunctions (在 和 与 把 被 …) cost LiveMCPBench
-// 0.3 nDCG@10, whose Chinese descriptions it shortened.
+// 0.2 to 0.3 nDCG@10, whose Chinese descriptions it shortened.
 const HanStopWords = "的了吗呢吧啊呀哦嗯请帮我你您他她它们一个要能会有给"
 
 // isHanStop reports whether r is one of HanStopWords.
