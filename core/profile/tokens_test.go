@@ -137,3 +137,51 @@ func TestGenericV2IsUnchanged(t *testing.T) {
 	require.True(t, ok)
 	require.Equal(t, profile.GenericV3, v3)
 }
+
+// FuzzTokenizeExtra: under generic-v3 the terms a tool's extra text adds to
+// the parameters field are terms of that text, each once, found in no
+// other field and not among the parameters' own; the other fields are
+// what they are without extra text.
+func FuzzTokenizeExtra(f *testing.F) {
+	f.Add("Get the weather.", "city", "returns: temperature, humidity")
+	f.Add("查询天气", "城市", "返回温度和湿度 温度")
+	f.Add("a. a.", "", "a a b b")
+	f.Fuzz(func(t *testing.T, description, param, extra string) {
+		tool := &catalog.Tool{
+			Identity:    catalog.Identity{Name: "tool", ProductID: "p", CanonicalPath: "p.tool"},
+			Description: description,
+			Parameters:  []catalog.Parameter{{Name: "x", Description: param}},
+			Extra:       extra,
+		}
+		product := &catalog.Product{ID: "p", Name: "p"}
+		var with, without profile.FieldTokens
+		profile.GenericV3.Tokenize(&with, text.GenericV3, tool, product)
+		bare := *tool
+		bare.Extra = ""
+		profile.GenericV3.Tokenize(&without, text.GenericV3, &bare, product)
+		own := without.Fields[profile.Parameters]
+		added := with.Fields[profile.Parameters][len(own):]
+		require.Equal(t, own, with.Fields[profile.Parameters][:len(own)])
+		elsewhere := map[string]bool{}
+		for f := range without.Fields {
+			require.Equal(t, without.Fields[f], with.Fields[f][:len(without.Fields[f])])
+			if profile.Field(f) != profile.Parameters {
+				require.Equal(t, without.Fields[f], with.Fields[f])
+			}
+			for _, term := range without.Fields[f] {
+				elsewhere[term] = true
+			}
+		}
+		extraTerms := map[string]bool{}
+		for _, term := range text.GenericV3.AppendTokens(nil, profile.DedupeSentences(strings.TrimSpace(extra))) {
+			extraTerms[term] = true
+		}
+		seen := map[string]bool{}
+		for _, term := range added {
+			require.True(t, extraTerms[term], "%q is not a term of the extra text", term)
+			require.False(t, elsewhere[term], "%q is already indexed", term)
+			require.False(t, seen[term], "%q added twice", term)
+			seen[term] = true
+		}
+	})
+}
