@@ -162,5 +162,5 @@ func TestBuildSnapshotMatchesNative(t *testing.T) {
 
 	version, err := ModuleVersion(context.Background())
 	require.NoError(t, err)
-	require.JSONEq(t, `{"abi":1,"module":"toolsift","version":"`+release.Version+`","snapshot_format":6,"profiles":["dws-v1","generic-v1","generic-v2"],"formats":["dws","toolsift","mcp","openai","anthropic","beir","openapi"]}`, version)
+	require.JSONEq(t, `{"abi":1,"module":"toolsift","version":"`+release.Version+`","snapshot_format":6,"profiles":["dws-v1","generic-v1","generic-v2","generic-v3"],"formats":["dws","toolsift","mcp","openai","anthropic","beir","openapi"]}`, version)
 }

@@ -29,6 +29,14 @@ var DWSSnapshot = dws.Snapshot()
 //go:embed mcp/github-slack.json
 var GitHubSlackMCP []byte
 
+// FilesystemMCP is the tools/list result of the reference filesystem MCP
+// server (@modelcontextprotocol/server-filesystem 2026.8.31, 14 tools) as
+// {"servers": {"filesystem": …}} (MIT, see mcp/LICENSE). Its read_file says
+// it is deprecated in favour of read_text_file.
+//
+//go:embed mcp/filesystem.json
+var FilesystemMCP []byte
+
 // Golden holds the reference engine's request → response vectors, gzip'd
 // JSONL, under dws/golden/.
 //

@@ -66,7 +66,7 @@ func TestABIEndToEnd(t *testing.T) {
 	a := newABI(t)
 	status, version := a.result(a.call("toolsift_version"))
 	require.Equal(t, byte(0), status)
-	require.JSONEq(t, `{"abi":1,"module":"toolsift","version":"`+release.Version+`","snapshot_format":6,"profiles":["dws-v1","generic-v1","generic-v2"],"formats":["dws","toolsift","mcp","openai","anthropic","beir","openapi"]}`, string(version))
+	require.JSONEq(t, `{"abi":1,"module":"toolsift","version":"`+release.Version+`","snapshot_format":6,"profiles":["dws-v1","generic-v1","generic-v2","generic-v3"],"formats":["dws","toolsift","mcp","openai","anthropic","beir","openapi"]}`, string(version))
 
 	fp, fn := a.in([]byte("dws"))
 	cp, cn := a.in(testdata.DWSCatalog)

@@ -45,9 +45,11 @@ type built struct {
 	// search without filters.
 	executable []bool
 	// demotes: some tool has an avoid_when phrase that can demote it.
-	demotes  bool
-	identity *catalog.IdentityIndex
-	index    *index.Index
+	demotes bool
+	// deprecated counts the tools the profile demotes as deprecated.
+	deprecated int
+	identity   *catalog.IdentityIndex
+	index      *index.Index
 
 	productByID  map[string]int // lookup only, never iterated
 	productCores []string       // per product: display-name key, "" if none
@@ -77,6 +79,7 @@ type built struct {
 type document struct {
 	product    int
 	executable bool
+	deprecated bool     // demoted by the profile's DeprecatedPenalty
 	avoidWhen  []string // lower-cased avoid_when phrases that can demote
 }
 
@@ -99,13 +102,13 @@ func NewWithCheckpoint(cat *catalog.Catalog, p *profile.Profile, checkpoint func
 		return nil, err
 	}
 	builder := index.NewBuilder(len(e.tools))
+	builder.CapTermFrequency(p.TermFrequencyCap)
 	tokenizer := text.Memoized(e.tokenizer) // for this build only
-	var tokens []string
+	var tokens profile.FieldTokens
 	for doc, tool := range e.tools {
-		fields := p.Project(tool, e.products[e.docs[doc].product])
+		p.Tokenize(&tokens, tokenizer, tool, e.products[e.docs[doc].product])
 		for f := profile.Field(0); f < profile.NumFields; f++ {
-			tokens = p.IndexTokens(f, tokenizer.AppendTokens(tokens[:0], fields[f]))
-			builder.Add(doc, f, tokens)
+			builder.Add(doc, f, tokens.Fields[f])
 		}
 		checkpoint()
 	}
@@ -238,6 +241,10 @@ func newUnindexed(cat *catalog.Catalog, p *profile.Profile, stored *catalog.Iden
 			product:    order[doc].product,
 			executable: tool.Interface.AgentExecutable(),
 			avoidWhen:  demotingPhrases(tool.Selection.AvoidWhen, p.AvoidWhenBoilerplate),
+			deprecated: tool.Deprecated && p.DeprecatedPenalty > 0,
+		}
+		if e.docs[doc].deprecated {
+			e.deprecated++
 		}
 		e.executable[doc] = e.docs[doc].executable
 		e.demotes = e.demotes || len(e.docs[doc].avoidWhen) > 0

@@ -19,11 +19,21 @@ import (
 // (queries whose right tool shares every word with a sibling: "open" is
 // also a pull request state in list_pull_requests' parameters).
 func TestRealMCPServers(t *testing.T) {
-	snap, _, err := snapshot.FromCatalog("mcp", testdata.GitHubSlackMCP, importer.Options{})
+	for _, p := range []*profile.Profile{profile.GenericV3, profile.GenericV2} {
+		t.Run(p.Name, func(t *testing.T) { realMCPServers(t, p) })
+	}
+}
+
+func realMCPServers(t *testing.T, p *profile.Profile) {
+	name := p.Name
+	if p == profile.GenericV3 {
+		name = "" // the format's default
+	}
+	snap, _, err := snapshot.FromCatalog("mcp", testdata.GitHubSlackMCP, importer.Options{Profile: name})
 	require.NoError(t, err)
 	e, werr := snapshot.Open(snap)
 	require.Nil(t, werr)
-	require.Equal(t, profile.GenericV2, e.Profile())
+	require.Equal(t, p, e.Profile())
 
 	cases := []struct {
 		query string

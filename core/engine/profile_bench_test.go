@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
+	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/testdata"
 )
@@ -20,7 +21,7 @@ func BenchmarkGenericProfiles(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, name := range []string{"generic-v1", "generic-v2"} {
+	for _, name := range []string{"generic-v1", "generic-v2", "generic-v3"} {
 		b.Run(name, func(b *testing.B) {
 			snap, _, err := snapshot.FromCatalog("mcp", catalogJSON, importer.Options{Profile: name})
 			if err != nil {
@@ -31,6 +32,32 @@ func BenchmarkGenericProfiles(b *testing.B) {
 				b.Fatal(werr)
 			}
 			benchmarkQueries(b, e)
+		})
+	}
+}
+
+// BenchmarkBuildGenericProfiles: building the engine (tokenizing, the
+// projection's rules, indexing) of the LiveMCPBench MCP catalog under each
+// generic profile:
+//
+//	go test -run '^$' -bench BuildGenericProfiles -count 6 ./core/engine/
+func BenchmarkBuildGenericProfiles(b *testing.B) {
+	catalogJSON, err := testdata.GenericMCPCatalog()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cat, _, err := importer.Import("mcp", catalogJSON)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, p := range []*profile.Profile{profile.GenericV2, profile.GenericV3} {
+		b.Run(p.Name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := engine.New(cat, p); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }

@@ -123,7 +123,7 @@ func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wir
 	eligible := e.eligibility(q)
 
 	// 3. Lexical retrieval over the eligible documents, then avoid_when
-	// demotion of the retrieved candidates.
+	// and deprecation demotion of the retrieved candidates.
 	scratch := &work.index
 	// avoid_when phrases are matched against the query lower-cased; a
 	// catalog without any (most generic ones) needs no lower-casing ("" is
@@ -176,6 +176,23 @@ func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wir
 // NFKC form (the tokenizer's output is the same as for the query), lowered
 // its lower-cased form for demotion.
 func (e *Engine) retrieve(lowered, folded string, eligible []bool, k int, work *scratch) ([]candidate, []index.Hit) {
+	// A deprecated tool in the best k may fall below one ranked after them
+	// once demoted: with d deprecated tools, the best k after demotion are
+	// among the best k + d before it (each tool that rises passes only
+	// deprecated ones). Past k more, the cost would grow with the catalog's
+	// deprecated tools; a demoted tool then keeps its place among the k.
+	want := k
+	if e.deprecated > 0 {
+		want = k + min(e.deprecated, k)
+	}
+	hits, scored := e.retrieveTop(lowered, folded, eligible, want, work)
+	if len(hits) > k {
+		hits = hits[:k]
+	}
+	return hits, scored
+}
+
+func (e *Engine) retrieveTop(lowered, folded string, eligible []bool, k int, work *scratch) ([]candidate, []index.Hit) {
 	work.tokens = work.tokenizer.AppendTokens(work.tokens[:0], e.profile.RankedQuery(folded))
 	work.expansions = e.profile.AppendExpansions(work.expansions[:0], work.tokens)
 	if e.profile.Algorithm == profile.BM25F && e.profile.NamedProductBoost == 0 && !e.exhaustive {
@@ -205,7 +222,8 @@ type candidate struct {
 
 // demote multiplies the score of every hit whose avoid_when phrase the query
 // (lowered: trimmed and lower-cased) quotes by the profile's penalty, and
-// re-ranks if anything moved.
+// that of every deprecated tool by DeprecatedPenalty, and re-ranks if
+// anything moved.
 func (e *Engine) demote(lowered string, hits []index.Ranked, out []candidate, scratch *index.Scratch) []candidate {
 	out = slices.Grow(out[:0], len(hits))[:len(hits)]
 	penalized := false
@@ -213,8 +231,15 @@ func (e *Engine) demote(lowered string, hits []index.Ranked, out []candidate, sc
 		out[i].Ranked = hit
 		out[i].fields = scratch.FieldScores(hit.Doc)
 		reason := e.avoidWhenReason(lowered, int(hit.Doc))
+		score := hit.Score
 		if reason != "" {
-			out[i].Ranked = index.Rank(index.Hit{Doc: hit.Doc, Score: hit.Score * e.profile.AvoidWhenPenalty}, e.profile.ScoreQuantum)
+			score *= e.profile.AvoidWhenPenalty
+		}
+		if e.docs[hit.Doc].deprecated {
+			score *= e.profile.DeprecatedPenalty
+		}
+		if score != hit.Score {
+			out[i].Ranked = index.Rank(index.Hit{Doc: hit.Doc, Score: score}, e.profile.ScoreQuantum)
 			penalized = true
 		}
 		if e.explain {

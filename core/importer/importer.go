@@ -5,12 +5,12 @@
 //
 //	format     input                                         profile
 //	dws        DWS dump: gzip'd tar or JSON object of files   dws-v1
-//	toolsift   this project's toolsift-catalog.v1 JSON        generic-v2
-//	mcp        MCP tools/list result(s)                       generic-v2
-//	openai     OpenAI function tools (both API shapes)        generic-v2
-//	anthropic  Anthropic tools                                generic-v2
-//	beir       BEIR corpus.jsonl (benchmarks)                 generic-v2
-//	openapi    OpenAPI 3.0/3.1 or Swagger 2.0, JSON or YAML   generic-v2
+//	toolsift   this project's toolsift-catalog.v1 JSON        generic-v3
+//	mcp        MCP tools/list result(s)                       generic-v3
+//	openai     OpenAI function tools (both API shapes)        generic-v3
+//	anthropic  Anthropic tools                                generic-v3
+//	beir       BEIR corpus.jsonl (benchmarks)                 generic-v3
+//	openapi    OpenAPI 3.0/3.1 or Swagger 2.0, JSON or YAML   generic-v3
 package importer
 
 import (
@@ -165,7 +165,7 @@ func ImportWith(format string, data []byte, opts Options) (*catalog.Catalog, *pr
 		}
 		report := newReport(format, t, cat.ToolCount())
 		report.AlwaysLoaded = alwaysLoaded
-		return cat, orDefault(p, profile.GenericV2), report, nil
+		return cat, orDefault(p, profile.GenericV3), report, nil
 	}
 	return nil, nil, nil, &UnknownFormatError{Format: format}
 }

@@ -112,7 +112,7 @@ func newEngine(t *testing.T, format, data string) *engine.Engine {
 	t.Helper()
 	cat, p, err := importer.Import(format, []byte(data))
 	require.NoError(t, err)
-	require.Equal(t, profile.GenericV2, p)
+	require.Equal(t, profile.GenericV3, p)
 	require.Equal(t, format, cat.Format)
 	e, err := engine.New(cat, p)
 	require.NoError(t, err)

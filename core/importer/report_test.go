@@ -17,7 +17,7 @@ func TestImportWithProfile(t *testing.T) {
 	require.Equal(t, profile.DWSV1, p, "a named profile replaces the format's default")
 	_, p, _, err = importer.ImportWith("mcp", []byte(tiny["mcp"]), importer.Options{})
 	require.NoError(t, err)
-	require.Equal(t, profile.GenericV2, p)
+	require.Equal(t, profile.GenericV3, p)
 	_, _, _, err = importer.ImportWith("mcp", []byte(tiny["mcp"]), importer.Options{Profile: "bm25"})
 	require.EqualError(t, err, `unknown profile "bm25" (known: `+joinNames()+`)`)
 }

@@ -90,6 +90,15 @@ func Build(tokens [][profile.NumFields][]string) *Index {
 type Builder struct {
 	docs   int
 	fields [profile.NumFields]fieldBuilder
+	tfCap  uint32 // 0: none (see CapTermFrequency)
+}
+
+// CapTermFrequency makes Add count each term at most limit times in one
+// field of one document, the field's length counting only what is kept, as
+// if the tokens past the limit were not there (profile.TermFrequencyCap;
+// 0 or less: no cap). Call it before the first Add.
+func (b *Builder) CapTermFrequency(limit int) {
+	b.tfCap = uint32(max(limit, 0))
 }
 
 type fieldBuilder struct {
@@ -156,7 +165,11 @@ func (b *Builder) Add(doc int, f profile.Field, tokens []string) {
 			fb.slot = append(fb.slot, 0)
 		}
 		if fb.seenIn[id] == int32(doc) {
-			fb.entries.at(fb.slot[id]).tf++
+			if e := fb.entries.at(fb.slot[id]); b.tfCap == 0 || e.tf < b.tfCap {
+				e.tf++
+			} else {
+				fb.docLen[doc]--
+			}
 			continue
 		}
 		fb.seenIn[id] = int32(doc)

@@ -121,6 +121,23 @@ type Profile struct {
 	NamedProductBoost   float64
 	ProductNameSuffixes []string
 
+	// DedupeSentences indexes each sentence of a field once (see
+	// DedupeSentences): a description that repeats itself buys no rank.
+	DedupeSentences bool
+	// ExtraText says how a tool's Extra text (catalog.Tool.Extra) is
+	// indexed: ExtraNone, ExtraNovel (only its terms that no other field
+	// of the tool holds, each once) or ExtraWhole, into field ExtraField.
+	ExtraText  string
+	ExtraField Field
+	// TermFrequencyCap, when positive, counts a term at most this many
+	// times in one field of one tool (measured for generic-v3 and not
+	// kept: see docs/QUALITY.md).
+	TermFrequencyCap int
+	// DeprecatedPenalty, when positive, multiplies the score of a tool its
+	// source marks deprecated (catalog.Tool.Deprecated), so that it ranks
+	// after its replacement (see Engine's demotion step).
+	DeprecatedPenalty float64
+
 	// ScoreQuantum: scores are rounded to 1/ScoreQuantum before sorting, so
 	// that last-ulp differences between platforms cannot reorder results.
 	ScoreQuantum float64
@@ -220,7 +237,34 @@ var GenericV2 = &Profile{
 	WeakMatchHint: GenericV1.WeakMatchHint,
 }
 
-var registry = map[string]*Profile{DWSV1.Name: DWSV1, GenericV1.Name: GenericV1, GenericV2.Name: GenericV2}
+// GenericV3 is GenericV2 with four more rules, each measured on the six
+// public sets together (docs/QUALITY.md, generic-v3): Chinese function
+// words are not indexed as single characters (the generic-v3 tokenizer),
+// each sentence of a field is indexed once, a tool's extra text (return
+// values, tags, metadata) adds its novel terms to the parameters field,
+// and a deprecated tool's score is multiplied by DeprecatedPenalty. It is
+// the default of every import that is not DWS.
+var GenericV3 = func() *Profile {
+	p := *GenericV2
+	p.Name = "generic-v3"
+	p.Tokenizer = "generic-v3"
+	p.DedupeSentences = true
+	p.TermFrequencyCap = 2
+	p.ExtraText = ExtraNovel
+	p.ExtraField = Parameters
+	p.DeprecatedPenalty = 0.5
+	return &p
+}()
+
+// How a profile indexes a tool's Extra text.
+const (
+	ExtraNone       = ""
+	ExtraNovel      = "novel"
+	ExtraNovelWords = "novel-words"
+	ExtraWhole      = "whole"
+)
+
+var registry = map[string]*Profile{DWSV1.Name: DWSV1, GenericV1.Name: GenericV1, GenericV2.Name: GenericV2, GenericV3.Name: GenericV3}
 
 // Lookup returns the profile registered under name.
 func Lookup(name string) (*Profile, bool) {
@@ -248,7 +292,13 @@ func (p *Profile) WithAlgorithm(algorithm string) (*Profile, error) {
 // the reference indexes exactly these strings.
 func (p *Profile) Project(tool *catalog.Tool, product *catalog.Product) [NumFields]string {
 	if p.GenericProjection {
-		return projectGeneric(tool, product, p.IndexUseWhen)
+		out := projectGeneric(tool, product, p.IndexUseWhen)
+		if p.DedupeSentences {
+			for f := range out {
+				out[f] = DedupeSentences(out[f])
+			}
+		}
+		return out
 	}
 	id := &tool.Identity
 	identity := []string{id.CanonicalPath, id.Path, id.CLIPath, id.PrimaryCLIPath, id.Name, id.CLIName, id.Group, id.ProductID}

@@ -44,7 +44,21 @@ type genericV2 struct {
 	// memo, when not nil, remembers each word's token (see Memoized). A
 	// pointer keeps the type comparable, as tokenizers are compared.
 	memo *wordMemo
+	// hanStops drops the single-character tokens of Chinese function
+	// words (GenericV3).
+	hanStops bool
 }
+
+// GenericV3 is the tokenizer of the generic-v3 ranking profile, registered
+// as "generic-v3": GenericV2's tokens, except that a Han character that is
+// a Chinese function word (HanStopWords: 我, 请, 的, 了, 吗, …) is not
+// emitted as a unigram. Its bigrams stay ("我的" is still a term, and so is
+// "的文"), so a phrase keeps its place; only the lone character, which
+// nearly every Chinese query and description holds, no longer matches.
+// Why: on ACEBench zh and the DWS catalog's use_when sentences the
+// unigrams of these characters matched tools on words that say nothing
+// about them (docs/QUALITY.md, generic-v3). Its output must never change.
+var GenericV3 Tokenizer = genericV2{hanStops: true}
 
 type wordMemo struct {
 	tokens map[string]string
@@ -88,7 +102,12 @@ const PairSeparator = " "
 // IsWordPair reports whether term is a word pair of the generic-v2 tokenizer.
 func IsWordPair(term string) bool { return strings.Contains(term, PairSeparator) }
 
-func (genericV2) Name() string { return "generic-v2" }
+func (t genericV2) Name() string {
+	if t.hanStops {
+		return "generic-v3"
+	}
+	return "generic-v2"
+}
 
 func (t genericV2) AppendTokens(dst []string, text string) []string {
 	s := NFKC(text)
@@ -165,7 +184,11 @@ func (o *genericOutput) flush(class int, text string) {
 			o.last = word
 		}
 	case runeHan:
-		o.dst = appendHan(o.dst, text)
+		if o.t.hanStops {
+			o.dst = appendHanWithoutStops(o.dst, text)
+		} else {
+			o.dst = appendHan(o.dst, text)
+		}
 		o.last = ""
 	}
 }

@@ -19,6 +19,7 @@ type Tokenizer interface {
 var registry = map[string]Tokenizer{
 	DWSV1.Name():     DWSV1,
 	GenericV2.Name(): GenericV2,
+	GenericV3.Name(): GenericV3,
 }
 
 // Lookup returns the tokenizer registered under name, and whether there is
@@ -51,8 +52,8 @@ func Memoized(t Tokenizer) Tokenizer { return memoized(t, 0) }
 func MemoizedUpTo(t Tokenizer, words int) Tokenizer { return memoized(t, max(words, 1)) }
 
 func memoized(t Tokenizer, limit int) Tokenizer {
-	if _, ok := t.(genericV2); ok {
-		return genericV2{memo: &wordMemo{tokens: map[string]string{}, limit: limit}}
+	if g, ok := t.(genericV2); ok {
+		return genericV2{memo: &wordMemo{tokens: map[string]string{}, limit: limit}, hanStops: g.hanStops}
 	}
 	return t
 }

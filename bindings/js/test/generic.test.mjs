@@ -1,13 +1,16 @@
 // The generic catalog (a multi-server MCP catalog) through this host: the
-// module builds the same snapshot bytes as the Go core (profile generic-v2,
-// the format's default), and every vector of every generic profile
-// (testdata/generic/golden.jsonl for generic-v2, golden-generic-v1.jsonl over
-// the committed mcp-generic-v1.snap) gets the same bytes or the same typed
-// error (as bindings/python/tests/test_generic.py).
+// module builds the same snapshot bytes as the Go core (profile generic-v3,
+// the format's default; their SHA-256 is
+// testdata/generic/mcp-generic-v3.snap.sha256), and every vector of every
+// generic profile (golden-generic-v3.jsonl over that snapshot, golden.jsonl
+// for generic-v2 over the committed mcp.snap, golden-generic-v1.jsonl over
+// mcp-generic-v1.snap) gets the same bytes or the same typed error (as
+// bindings/python/tests/test_generic.py).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { open, buildSnapshot, fromOpenAITools, fromAnthropicTools, fromMCPTools, ToolsiftError, ValidationError } from "../index.js";
 import { REPO } from "./helpers.mjs";
@@ -15,21 +18,27 @@ import { REPO } from "./helpers.mjs";
 const GENERIC = path.join(REPO, "testdata", "generic");
 
 let engine;
+let engineV2;
 let engineV1;
 before(async () => {
   const catalog = gunzipSync(readFileSync(path.join(GENERIC, "livemcpbench-mcp.json.gz")));
   const snap = await buildSnapshot("mcp", new Uint8Array(catalog));
-  assert.ok(Buffer.from(snap).equals(readFileSync(path.join(GENERIC, "mcp.snap"))), "the module built a different generic snapshot");
+  const want = readFileSync(path.join(GENERIC, "mcp-generic-v3.snap.sha256"), "ascii").trim();
+  assert.equal(createHash("sha256").update(snap).digest("hex"), want, "the module built a different generic snapshot");
   engine = await open(snap);
+  engineV2 = await open(new Uint8Array(readFileSync(path.join(GENERIC, "mcp.snap"))));
   engineV1 = await open(new Uint8Array(readFileSync(path.join(GENERIC, "mcp-generic-v1.snap"))));
 });
 after(() => {
   engine.close();
+  engineV2.close();
   engineV1.close();
 });
 
 test("generic catalog info", () => {
   let info = engine.info();
+  assert.deepEqual([info.profile, info.format, info.tool_count], ["generic-v3", "mcp", 527]);
+  info = engineV2.info();
   assert.deepEqual([info.profile, info.format, info.tool_count], ["generic-v2", "mcp", 527]);
   info = engineV1.info();
   assert.deepEqual([info.profile, info.format, info.tool_count], ["generic-v1", "mcp", 527]);
@@ -50,7 +59,9 @@ function replay(e, file) {
   }
 }
 
-test("generic golden vectors (generic-v2)", () => replay(engine, "golden.jsonl"));
+test("generic golden vectors (generic-v3)", () => replay(engine, "golden-generic-v3.jsonl"));
+
+test("generic golden vectors (generic-v2)", () => replay(engineV2, "golden.jsonl"));
 
 test("generic golden vectors (generic-v1)", () => replay(engineV1, "golden-generic-v1.jsonl"));
 

@@ -1,13 +1,15 @@
 """The generic catalog (a multi-server MCP catalog) through this host: the
-module builds the same snapshot bytes as the Go core (profile generic-v2, the
-format's default), and every vector of every generic profile
-(testdata/generic/golden.jsonl for generic-v2, golden-generic-v1.jsonl over
-the committed mcp-generic-v1.snap) gets the same bytes (or the same typed
-error)."""
+module builds the same snapshot bytes as the Go core (profile generic-v3, the
+format's default; their SHA-256 is testdata/generic/mcp-generic-v3.snap.sha256),
+and every vector of every generic profile (golden-generic-v3.jsonl over that
+snapshot, golden.jsonl for generic-v2 over the committed mcp.snap,
+golden-generic-v1.jsonl over mcp-generic-v1.snap) gets the same bytes (or the
+same typed error)."""
 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 from typing import Any, Dict, List
 
@@ -29,8 +31,16 @@ def generic_vectors(name: str) -> List[Dict[str, Any]]:
 def generic_engine() -> Any:
     catalog = gzip.decompress((GENERIC / "livemcpbench-mcp.json.gz").read_bytes())
     snap = toolsift.build_snapshot("mcp", catalog)
-    assert snap == (GENERIC / "mcp.snap").read_bytes(), "the module built a different generic snapshot"
+    want = (GENERIC / "mcp-generic-v3.snap.sha256").read_text(encoding="ascii").strip()
+    assert hashlib.sha256(snap).hexdigest() == want, "the module built a different generic snapshot"
     e = toolsift.Engine.open(snap)
+    yield e
+    e.close()
+
+
+@pytest.fixture(scope="module")
+def generic_v2_engine() -> Any:
+    e = toolsift.Engine.open((GENERIC / "mcp.snap").read_bytes())
     yield e
     e.close()
 
@@ -42,8 +52,10 @@ def generic_v1_engine() -> Any:
     e.close()
 
 
-def test_generic_info(generic_engine: toolsift.Engine, generic_v1_engine: toolsift.Engine) -> None:
+def test_generic_info(generic_engine: toolsift.Engine, generic_v2_engine: toolsift.Engine, generic_v1_engine: toolsift.Engine) -> None:
     info = generic_engine.info()
+    assert (info["profile"], info["format"], info["tool_count"]) == ("generic-v3", "mcp", 527)
+    info = generic_v2_engine.info()
     assert (info["profile"], info["format"], info["tool_count"]) == ("generic-v2", "mcp", 527)
     info = generic_v1_engine.info()
     assert (info["profile"], info["format"], info["tool_count"]) == ("generic-v1", "mcp", 527)
@@ -63,7 +75,11 @@ def replay(engine: toolsift.Engine, vectors: List[Dict[str, Any]]) -> None:
 
 
 def test_generic_golden(generic_engine: toolsift.Engine) -> None:
-    replay(generic_engine, generic_vectors("golden.jsonl"))
+    replay(generic_engine, generic_vectors("golden-generic-v3.jsonl"))
+
+
+def test_generic_v2_golden(generic_v2_engine: toolsift.Engine) -> None:
+    replay(generic_v2_engine, generic_vectors("golden.jsonl"))
 
 
 def test_generic_v1_golden(generic_v1_engine: toolsift.Engine) -> None:

@@ -24,7 +24,7 @@ def test_packaged_files_are_byte_identical() -> None:
 
 def test_module_version() -> None:
     assert toolsift.module_version() == {
-        "abi": 1, "module": "toolsift", "version": toolsift.__version__, "snapshot_format": 6, "profiles": ["dws-v1", "generic-v1", "generic-v2"],
+        "abi": 1, "module": "toolsift", "version": toolsift.__version__, "snapshot_format": 6, "profiles": ["dws-v1", "generic-v1", "generic-v2", "generic-v3"],
         "formats": ["dws", "toolsift", "mcp", "openai", "anthropic", "beir", "openapi"],
     }
 

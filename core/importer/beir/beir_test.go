@@ -45,7 +45,7 @@ func TestSamples(t *testing.T) {
 			data := readSample(t, name)
 			cat, p, err := importer.Import(beir.Format, data)
 			require.NoError(t, err)
-			require.Equal(t, profile.GenericV2, p)
+			require.Equal(t, profile.GenericV3, p)
 			require.Equal(t, beir.Format, cat.Format)
 
 			lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))

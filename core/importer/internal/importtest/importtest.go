@@ -37,7 +37,7 @@ func CheckImport(t *testing.T, format string, data []byte) {
 	if !reflect.DeepEqual(lenient, cat) {
 		t.Fatalf("strict and lenient imports differ")
 	}
-	if cat == nil || p != profile.GenericV2 || cat.ToolCount() == 0 {
+	if cat == nil || p != profile.GenericV3 || cat.ToolCount() == 0 {
 		t.Fatalf("no error, but catalog %v and profile %v", cat, p)
 	}
 	if _, err := engine.New(cat, p); err != nil {
