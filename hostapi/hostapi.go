@@ -264,11 +264,13 @@ func BuildSnapshot(ctx context.Context, format string, catalog []byte, opts ...O
 	})
 }
 
-// ranOutOfMemory reports whether the module's stderr starts with the Go
-// runtime's fatal error for an allocation the memory limit refused: the one
-// way a build fails that the module cannot turn into an error result.
+// ranOutOfMemory reports whether the module's stderr holds the Go runtime's
+// fatal error for an allocation the memory limit refused: the one way a
+// build fails that the module cannot turn into an error result. The heap
+// says "out of memory"; the runtime's own metadata (persistentalloc), which
+// a larger build can exhaust first, says "cannot allocate memory".
 func ranOutOfMemory(stderr string) bool {
-	return strings.Contains(stderr, "out of memory")
+	return strings.Contains(stderr, "out of memory") || strings.Contains(stderr, "cannot allocate memory")
 }
 
 func catalogTooLarge(size int, limit uint64) *Error {

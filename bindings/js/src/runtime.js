@@ -132,7 +132,7 @@ export class Instance {
     // it, so it is noted as it passes rather than looked for in the tail.
     const { args, env, fds } = sandbox((data) => {
       const text = decoder.decode(data);
-      if (text.includes("out of memory")) self.outOfMemory = true;
+      if (text.includes("out of memory") || text.includes("cannot allocate memory")) self.outOfMemory = true;
       self.stderr = (self.stderr + text).slice(-STDERR_KEEP);
     });
     const wasi = new WASI(args, env, fds, { debug: false });
