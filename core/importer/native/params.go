@@ -88,7 +88,7 @@ var schemaKeywords = []string{"$defs", "$id", "$schema", "additionalProperties",
 // IsJSONSchema reports whether m reads as a JSON Schema object rather than a
 // map of parameter name → spec.
 func IsJSONSchema(m map[string]any) bool {
-	if t, ok := m["type"]; ok && !isTypeValue(t) {
+	if t, ok := m["type"]; ok && !IsTypeValue(t) {
 		return false
 	}
 	if r, ok := m["required"]; ok {
@@ -123,7 +123,9 @@ func IsJSONSchema(m map[string]any) bool {
 	return true
 }
 
-func isTypeValue(v any) bool {
+// IsTypeValue reports whether v can be a JSON Schema "type": a name or a
+// list of names.
+func IsTypeValue(v any) bool {
 	switch t := v.(type) {
 	case string:
 		return true

@@ -35,7 +35,7 @@ func FuzzImport(f *testing.F) {
 			}
 			return
 		}
-		if cat == nil || p != profile.GenericV2 || cat.ToolCount() == 0 {
+		if cat == nil || p != profile.GenericV3 || cat.ToolCount() == 0 {
 			t.Fatalf("no error, but catalog %v and profile %v", cat, p)
 		}
 		if cat.ToolCount() != report.ToolsImported {

@@ -100,7 +100,7 @@ func TestGitHubEveryOperation(t *testing.T) {
 	require.Equal(t, `{"properties":{"body":{"type":"string"}},"type":"object"}`, string(raw.InputSchema))
 
 	// And an agent finds what it asks for.
-	e, err := engine.New(cat, profile.GenericV2)
+	e, err := engine.New(cat, profile.GenericV3)
 	require.NoError(t, err)
 	for query, want := range map[string]string{
 		"add a label to an issue":     "github_v3_rest_api.issues/add-labels",

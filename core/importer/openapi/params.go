@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/toolsift/toolsift/core/importer/native"
 )
 
 // locations are the places a parameter may be, in the order the input
@@ -349,7 +351,7 @@ func (o *opReader) clean(schema map[string]any, at string, depth int) {
 	if depth > maxSchemaDepth {
 		return
 	}
-	if v, ok := schema["type"]; ok && !isTypeValue(v) {
+	if v, ok := schema["type"]; ok && !native.IsTypeValue(v) {
 		o.warn("schema.type", fmt.Sprintf("%s: want a type name or list of names, got %s; dropped", at, describe(v)))
 		delete(schema, "type")
 	}
@@ -423,21 +425,6 @@ func (o *opReader) clean(schema map[string]any, at string, depth int) {
 	if m, ok := schema["additionalProperties"].(map[string]any); ok {
 		o.clean(m, at+"{}", depth+1)
 	}
-}
-
-func isTypeValue(v any) bool {
-	switch t := v.(type) {
-	case string:
-		return true
-	case []any:
-		for _, item := range t {
-			if _, ok := item.(string); !ok {
-				return false
-			}
-		}
-		return true
-	}
-	return false
 }
 
 // describeText is a dropped schema's description, for extra.
