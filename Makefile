@@ -45,7 +45,7 @@ setup:
 	VENV="$(VENV)" PYTHON="$(PYTHON)" GO="$(GO)" .ci/setup
 
 fmt-check:
-	@out="$$(gofmt -l cmd core catalogs hostapi wasm testdata 2>/dev/null)"; \
+	@out="$$(gofmt -l cmd core catalogs hostapi wasm testdata gateway internal bench examples 2>/dev/null)"; \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
 vet:
