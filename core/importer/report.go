@@ -91,7 +91,10 @@ func (r *Report) Summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "import (%s): %d tools read, %d imported, %d skipped\n", r.Format, r.ToolsRead, r.ToolsImported, r.ToolsSkipped)
 	for _, s := range r.Skipped {
-		fmt.Fprintf(&b, "  skipped %s: %s\n", s.Tool, s.Reason)
+		// A reason is the strict import's error, which names the tool
+		// itself (a strict import has no other place to say which): the
+		// line names it once.
+		fmt.Fprintf(&b, "  skipped %s: %s\n", s.Tool, strings.TrimPrefix(s.Reason, s.Tool+": "))
 	}
 	if more := r.ToolsSkipped - len(r.Skipped); more > 0 {
 		fmt.Fprintf(&b, "  … and %d more skipped\n", more)

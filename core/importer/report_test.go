@@ -101,7 +101,7 @@ func TestSnapshotStoresTheReport(t *testing.T) {
 		stored.Fields = append(stored.Fields, f)
 	}
 	require.Equal(t, &stored, body.Report)
-	require.Contains(t, report.Summary(), "import (beir): 4 tools read, 3 imported, 1 skipped\n  skipped line 4: line 4: field \"_id\" (or \"id\"): missing or empty\n")
+	require.Contains(t, report.Summary(), "import (beir): 4 tools read, 3 imported, 1 skipped\n  skipped line 4: field \"_id\" (or \"id\"): missing or empty\n")
 
 	snap, err = snapshot.Build(cat, p)
 	require.NoError(t, err)
