@@ -95,9 +95,8 @@ func Read(data []byte, t *tally.Tally, opts Options) (*native.Document, error) {
 	default:
 		return nil, fmt.Errorf(`want an OpenAPI 3.x document ("openapi": "3.…") or Swagger 2.0 ("swagger": "2.0"): found neither`)
 	}
-	// components (3.x) and definitions, parameters and responses (2.0) are
-	// read through the references into them.
-	t.Keys("", doc, "components", "definitions", "info", "openapi", "parameters", "paths", "responses", "swagger")
+	r.countDocumentKeys(doc)
+	r.tagText = tagDescriptions(doc["tags"])
 
 	info, _ := doc["info"].(map[string]any)
 	title := strings.TrimSpace(r.text(info, "info.title", "info"))
@@ -171,7 +170,80 @@ type reader struct {
 	t        *tally.Tally
 	res      *resolver
 	swagger2 bool
-	err      error // the first repair a strict import refused
+	tagText  map[string]string // a top-level tag's name → its description (looked up, never walked)
+	err      error             // the first repair a strict import refused
+}
+
+// Where a document's keys go, for the report. components (3.x) and
+// definitions, parameters and responses (2.0) are read through the
+// references into them; a top-level tag's description joins the extra text
+// of each operation it tags. Everything else the specifications define is
+// about reaching the API or is the document's own, not any tool's words.
+var documentRoles = map[string]string{
+	"openapi": "version", "swagger": "version", "info": "product", "paths": "tools",
+	"components": "references", "definitions": "references", "parameters": "references", "responses": "references",
+	"tags":    tally.ToExtra,
+	"servers": tally.ToHowToCall, "host": tally.ToHowToCall, "basePath": tally.ToHowToCall, "schemes": tally.ToHowToCall,
+	"consumes": tally.ToHowToCall, "produces": tally.ToHowToCall, "security": tally.ToHowToCall,
+	"securityDefinitions": tally.ToHowToCall, "jsonSchemaDialect": tally.ToHowToCall,
+	"webhooks":     "dropped: requests the API sends, not operations an agent calls",
+	"externalDocs": "dropped: the document's, not a tool's",
+}
+
+// operationRoles: the same for an operation's keys that are not read into
+// the tool.
+var operationRoles = map[string]string{
+	"security": tally.ToHowToCall, "servers": tally.ToHowToCall, "consumes": tally.ToHowToCall,
+	"produces": tally.ToHowToCall, "schemes": tally.ToHowToCall,
+	"callbacks": "dropped: requests the API sends, not operations an agent calls",
+}
+
+// countDocumentKeys counts the document's top-level keys in the report.
+func (r *reader) countDocumentKeys(doc map[string]any) {
+	if r.t == nil {
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(doc)) {
+		if doc[k] == nil || doc[k] == "" {
+			continue
+		}
+		role, known := documentRoles[k]
+		switch {
+		case !known:
+			r.t.Ignore(k)
+		case strings.HasPrefix(role, "dropped: "):
+			r.t.IgnoreAs(k, role)
+		default:
+			r.t.UseAs(k, role)
+		}
+	}
+}
+
+// tagDescriptions reads the document's tags list: each tag's description
+// and its external docs' description, by name.
+func tagDescriptions(v any) map[string]string {
+	list, _ := v.([]any)
+	out := map[string]string{}
+	for _, item := range list {
+		tag, _ := item.(map[string]any)
+		name, _ := tag["name"].(string)
+		if name == "" {
+			continue
+		}
+		var parts []string
+		if d, _ := tag["description"].(string); strings.TrimSpace(d) != "" {
+			parts = append(parts, strings.TrimSpace(d))
+		}
+		if docs, ok := tag["externalDocs"].(map[string]any); ok {
+			if d, _ := docs["description"].(string); strings.TrimSpace(d) != "" {
+				parts = append(parts, strings.TrimSpace(d))
+			}
+		}
+		if len(parts) > 0 {
+			out[name] = strings.Join(parts, " ")
+		}
+	}
+	return out
 }
 
 // repair is the one place a malformed detail is let through: it records a
@@ -232,6 +304,9 @@ func (r *reader) operation(path, method string, value, shared any) (native.Tool,
 	tool.Title = o.str("summary")
 	tool.Description = o.str("description")
 	tool.Keywords = o.strs("tags")
+	for _, tag := range tool.Keywords {
+		o.extra(o.tagText[tag])
+	}
 	tool.Deprecated = o.flag(op, "deprecated", "deprecated", "")
 	tool.Safety = o.safety(method)
 
@@ -281,7 +356,9 @@ func (o *opReader) countKeys() {
 		case slices.Contains([]string{"deprecated", "description", "externalDocs", "operationId", "parameters",
 			"requestBody", "responses", "summary", "tags"}, k):
 			o.t.Use("operation." + k)
-		default: // security, servers, callbacks, consumes, produces, schemes
+		case operationRoles[k] != "":
+			o.t.IgnoreAs("operation."+k, operationRoles[k])
+		default:
 			o.t.Ignore("operation." + k)
 		}
 	}

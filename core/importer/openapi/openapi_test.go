@@ -322,3 +322,31 @@ func TestNotOpenAPI(t *testing.T) {
 		require.Error(t, err, doc)
 	}
 }
+
+// A top-level tag's description reaches the extra text of each operation it
+// tags; every top-level key the specifications define is reported as used
+// (with where it went) or dropped with why, none merely "ignored".
+func TestTagDescriptionsAndDocumentRoles(t *testing.T) {
+	cat, report := lenient(t, []byte(`{"openapi":"3.0.3","info":{"title":"Zoo"},
+		"servers":[{"url":"https://zoo.example"}],"security":[{"key":[]}],"externalDocs":{"url":"https://docs.example","description":"The zoo's manual"},
+		"tags":[{"name":"animals","description":"Everything about the keepers' elephants","externalDocs":{"description":"Husbandry guide"}},{"name":"unused","description":"Never tagged"}],
+		"webhooks":{"born":{"post":{"summary":"A calf is born"}}},
+		"paths":{"/animals":{"get":{"operationId":"listAnimals","tags":["animals"],"security":[{"key":[]}],"callbacks":{}}}}}`))
+	list := tool(t, cat, "zoo.listAnimals")
+	require.Contains(t, list.Extra, "Everything about the keepers' elephants")
+	require.Contains(t, list.Extra, "Husbandry guide")
+	require.NotContains(t, list.Extra, "Never tagged")
+
+	roles := map[string][]string{}
+	for _, f := range report.Fields {
+		roles[f.Name] = f.To
+		if f.Ignored > 0 {
+			require.NotEmpty(t, f.To, "field %s is ignored without a reason", f.Name)
+		}
+	}
+	require.Equal(t, []string{"extra"}, roles["tags"])
+	require.Equal(t, []string{"dropped: how to call it"}, roles["servers"])
+	require.Equal(t, []string{"dropped: how to call it"}, roles["operation.security"])
+	require.Equal(t, []string{"dropped: requests the API sends, not operations an agent calls"}, roles["webhooks"])
+	require.Equal(t, []string{"dropped: the document's, not a tool's"}, roles["externalDocs"])
+}
