@@ -103,13 +103,20 @@ func exportDWS(out string) (*labelled, error) {
 	if werr != nil {
 		return nil, werr
 	}
-	// The DWS reference's intent set, as wasmhost eval --dws-proxy makes
-	// it (quality.ProxySets): every use_when sentence within the query
-	// budget of the snapshot's profile; its owner is the gold.
+	// The embedded snapshot is the one opened; its build is timed again
+	// from the decoded catalog, for the build column.
 	prof, ok := profile.Lookup(body.Profile)
 	if !ok {
 		return nil, fmt.Errorf("unknown profile %q", body.Profile)
 	}
+	t := time.Now()
+	if _, err := snapshot.Build(&body.Catalog, prof); err != nil {
+		return nil, err
+	}
+	buildMs := float64(time.Since(t).Microseconds()) / 1000
+	// The DWS reference's intent set, as wasmhost eval --dws-proxy makes
+	// it (quality.ProxySets): every use_when sentence within the query
+	// budget of the snapshot's profile; its owner is the gold.
 	var tools []quality.ProxyTool
 	for p := range body.Catalog.Products {
 		for t := range body.Catalog.Products[p].Tools {
@@ -123,13 +130,6 @@ func exportDWS(out string) (*labelled, error) {
 	for i, c := range intents {
 		queries[i] = harness.Query{Text: c.Query, Gold: map[string]int{c.Tool: 1}}
 	}
-	// The embedded snapshot is the one opened; its build is timed again
-	// from the decoded catalog, for the build column.
-	t := time.Now()
-	if _, err := snapshot.Build(&body.Catalog, prof); err != nil {
-		return nil, err
-	}
-	buildMs := float64(time.Since(t).Microseconds()) / 1000
 	meta := Meta{Name: "dws", Title: "DWS", Source: "testdata/dws (embedded)", QuerySet: "DWS intents (use_when sentences within the query budget)"}
 	return &labelled{&body.Catalog, queries}, export(out, &meta, testdata.DWSSnapshot, &body.Catalog, body.Profile, queries, buildMs)
 }
@@ -194,13 +194,6 @@ func benchmarkQueries(dir string) ([]harness.Query, error) {
 		out = append(out, harness.Query{Text: text, Gold: gold})
 	}
 	return out, nil
-}
-
-func goldOf(q harness.Query) string {
-	for k := range q.Gold {
-		return k // single-gold sets only
-	}
-	return ""
 }
 
 // export writes one catalog directory.
