@@ -1,6 +1,11 @@
-// Package hostapi runs the toolsift WebAssembly module (wasm/ABI.md) on
-// wazero, so that a Go program gets exactly the bytes every other host (Node,
-// browsers, Python) gets from the same module and snapshot.
+// Package hostapi is the Go front door to toolsift: it builds and opens
+// snapshots, answers search, inspect and provider calls, and swaps the
+// snapshot served. By default it runs the toolsift WebAssembly module
+// (wasm/ABI.md) on wazero, so that a Go program gets exactly the bytes every
+// other host (Node, browsers, Python) gets from the same module and
+// snapshot; WithEngine(NativeEngine) answers with the Go core the module is
+// compiled from, in the process (native.go, the one file that calls it),
+// with the same bytes. Errors the engine answers are *wire.Error.
 //
 // An Engine serves one snapshot at a time from a bounded pool of module
 // instances; Swap replaces the snapshot atomically. The module runs sandboxed:
