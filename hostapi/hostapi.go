@@ -112,6 +112,10 @@ type generation struct {
 // on demand, each paying an instantiation and an open of the snapshot copied
 // from a live instance's memory. On Linux the host keeps no copy of its own
 // (see generation); elsewhere it keeps one on the Go heap.
+//
+// With WithEngine(NativeEngine) the snapshot is opened by the Go core in
+// this process instead: no compile and no instance; one copy of the body,
+// shared by every call, and every call runs on its caller's goroutine.
 func Open(ctx context.Context, snapshot []byte, opts ...Option) (*Engine, error) {
 	if ctx.Err() != nil {
 		return nil, finish(ctx, "open", nil, "")
@@ -287,6 +291,14 @@ func (e *Engine) Close(ctx context.Context) error {
 // size limit of the request kind (a catalog is much larger than a request):
 // its bound is the memory limit, and one that does not fit is likewise
 // catalog_too_large.
+//
+// With WithEngine(NativeEngine) the Go core builds it in this process: the
+// same bytes (TestNativeBuildMatchesModule), several times faster and in a
+// fraction of the memory (3,600 MCP tools: 0.3 s against 4.5 s), with no
+// memory limit but the process's; a context that ends stops it at its next
+// tool. Only the native build takes the import options (WithProfile,
+// WithStrictImport, WithDefaultProduct; with ModuleEngine they are refused
+// with unsupported_option) and reports its import (WithImportReport).
 func BuildSnapshot(ctx context.Context, format string, catalog []byte, opts ...Option) ([]byte, error) {
 	cfg := newConfig(opts)
 	switch {
