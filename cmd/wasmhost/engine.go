@@ -214,28 +214,21 @@ func parseEngine(name string) (hostapi.EngineKind, error) {
 	return kind, nil
 }
 
-// importOptions are snapshot build's --profile, --strict and --product.
-type importOptions struct {
-	profile, product string
-	strict           bool
-}
-
-func (o importOptions) given() bool { return o.profile != "" || o.product != "" || o.strict }
-
 // buildSnapshot imports a catalog (a file, or for dws also a dump
 // directory) with the default options and indexes it with the chosen
 // engine; both give the same bytes.
 func buildSnapshot(ctx context.Context, engineName, format, path string, opts ...hostapi.Option) ([]byte, error) {
-	snap, _, err := buildSnapshotReporting(ctx, engineName, format, path, importOptions{}, nil, opts...)
+	snap, _, err := buildSnapshotReporting(ctx, engineName, format, path, nil, nil, opts...)
 	return snap, err
 }
 
-// buildSnapshotReporting is buildSnapshot with import options, printing its
+// buildSnapshotReporting is buildSnapshot with import options
+// (hostapi.WithProfile, WithStrictImport, WithDefaultProduct), printing its
 // phases to progress (see buildProgress; nil prints nothing). It returns
 // the import report of a native build (the module's build call returns
 // none, though its snapshot stores the same report). The module's build
-// takes no options: a build with any runs natively.
-func buildSnapshotReporting(ctx context.Context, engineName, format, path string, options importOptions, progress io.Writer, opts ...hostapi.Option) ([]byte, *hostapi.ImportReport, error) {
+// takes no import options: a build with any runs natively.
+func buildSnapshotReporting(ctx context.Context, engineName, format, path string, importOpts []hostapi.Option, progress io.Writer, opts ...hostapi.Option) ([]byte, *hostapi.ImportReport, error) {
 	kind, err := parseEngine(engineName)
 	if err != nil {
 		return nil, nil, err
@@ -247,23 +240,14 @@ func buildSnapshotReporting(ctx context.Context, engineName, format, path string
 	if err != nil {
 		return nil, nil, err
 	}
-	if kind == hostapi.ModuleEngine && !options.given() {
+	if kind == hostapi.ModuleEngine && len(importOpts) == 0 {
 		phases.begin("import, index and encode in the module")
 		snap, err := hostapi.BuildSnapshot(ctx, format, data, opts...)
 		return snap, nil, err
 	}
 	phases.begin("import, index and encode")
 	var report *hostapi.ImportReport
-	opts = append(opts, hostapi.WithEngine(hostapi.NativeEngine), hostapi.WithImportReport(func(r *hostapi.ImportReport) { report = r }))
-	if options.profile != "" {
-		opts = append(opts, hostapi.WithProfile(options.profile))
-	}
-	if options.strict {
-		opts = append(opts, hostapi.WithStrictImport())
-	}
-	if options.product != "" {
-		opts = append(opts, hostapi.WithDefaultProduct(options.product))
-	}
+	opts = append(append(opts, importOpts...), hostapi.WithEngine(hostapi.NativeEngine), hostapi.WithImportReport(func(r *hostapi.ImportReport) { report = r }))
 	snap, err := hostapi.BuildSnapshot(ctx, format, data, opts...)
 	if err != nil {
 		return nil, nil, stage("import catalog", "invalid_catalog", err)

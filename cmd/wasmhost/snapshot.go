@@ -38,8 +38,17 @@ func runSnapshot(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "wasmhost snapshot build: --in and -o are required")
 		return 2
 	}
-	snap, report, err := buildSnapshotReporting(context.Background(), *engineName, *format, *in,
-		importOptions{strict: *strict, profile: *profileName, product: *product}, stderr, common.hostOptions()...)
+	var importOpts []hostapi.Option
+	if *profileName != "" {
+		importOpts = append(importOpts, hostapi.WithProfile(*profileName))
+	}
+	if *strict {
+		importOpts = append(importOpts, hostapi.WithStrictImport())
+	}
+	if *product != "" {
+		importOpts = append(importOpts, hostapi.WithDefaultProduct(*product))
+	}
+	snap, report, err := buildSnapshotReporting(context.Background(), *engineName, *format, *in, importOpts, stderr, common.hostOptions()...)
 	if err != nil {
 		return fail(stderr, err)
 	}
