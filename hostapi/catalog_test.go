@@ -226,3 +226,41 @@ func TestEngineCatalogFollowsSwap(t *testing.T) {
 	_, err = e.Catalog()
 	require.ErrorIs(t, err, ErrClosed)
 }
+
+// What the view adds to a native build: BuildCatalog against the build and
+// decode it replaces (snapshot.FromCatalog, snapshot.Decode), and the
+// view alone, over the generic MCP catalog (527 tools).
+//
+//	go test ./hostapi -run '^$' -bench 'BuildCatalog|DecodeCatalog' -count 5
+func BenchmarkBuildCatalog(b *testing.B) {
+	generic, err := testdata.GenericMCPCatalog()
+	require.NoError(b, err)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := BuildCatalog("mcp", generic); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDecodeCatalog(b *testing.B) {
+	generic, err := testdata.GenericMCPCatalog()
+	require.NoError(b, err)
+	snap, _, err := BuildCatalog("mcp", generic)
+	require.NoError(b, err)
+	b.Run("decode", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := snapshotDecode(snap); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("view", func(b *testing.B) {
+		body, err := snapshotDecode(snap)
+		require.NoError(b, err)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			viewOf(body)
+		}
+	})
+}
