@@ -181,8 +181,8 @@ func (g *Gateway) publish(ctx context.Context, parts []*serverTools, left []unav
 	if err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
-	if report := view.Import(); report.ToolsSkipped > 0 {
-		g.log.Warn("catalog: tools skipped by the importer", "report", report.Summary)
+	if view.ToolsSkipped() > 0 {
+		g.log.Warn("catalog: tools skipped by the importer", "report", view.ImportSummary())
 	}
 	next := &generation{routes: map[string]route{}, catalogJSON: data, unavailable: left}
 	for t := range view.Tools() {

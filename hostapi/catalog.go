@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/native"
 	"github.com/toolsift/toolsift/core/snapshot"
 )
@@ -26,7 +27,8 @@ import (
 type Catalog struct {
 	format, profile         string
 	sourceHash, surfaceHash string
-	report                  ImportReport
+	skipped                 int    // tools the import skipped
+	importSummary           string // the stored import report's Summary, "" when none
 	products                []Product
 	tools                   []Tool
 	byPath                  map[string]int // canonical path → index in tools
@@ -70,19 +72,6 @@ type Tool struct {
 	Deprecated            bool
 }
 
-// ImportReport is what the import that made a catalog read and left out,
-// when its snapshot stores one (Stored false otherwise: a DWS catalog,
-// whose import is strict, stores none).
-type ImportReport struct {
-	Stored                                 bool
-	Format                                 string
-	ToolsRead, ToolsImported, ToolsSkipped int
-	// Summary is the report in a few lines for a log or a terminal: the
-	// counts, the skipped tools named with why, and the source fields some
-	// tool ignored.
-	Summary string
-}
-
 // Format is the importer the catalog came from ("dws", "mcp", "openai", …).
 func (c *Catalog) Format() string { return c.format }
 
@@ -93,8 +82,15 @@ func (c *Catalog) Profile() string { return c.profile }
 // carries (catalog.source_hash, catalog.surface_hash) and Inspect expects.
 func (c *Catalog) Hashes() (source, surface string) { return c.sourceHash, c.surfaceHash }
 
-// Import is the report of the import that made the catalog.
-func (c *Catalog) Import() ImportReport { return c.report }
+// ToolsSkipped is how many tools of the source the import that made the
+// catalog skipped (each named, with why, in ImportSummary); 0 also when the
+// snapshot stores no import report (a DWS catalog, whose import is strict).
+func (c *Catalog) ToolsSkipped() int { return c.skipped }
+
+// ImportSummary is the stored import report in a few lines for a log or a
+// terminal: the counts, the skipped tools with why, the source fields some
+// tool ignored; "" when the snapshot stores none.
+func (c *Catalog) ImportSummary() string { return c.importSummary }
 
 // Len is the number of tools.
 func (c *Catalog) Len() int { return len(c.tools) }
@@ -144,26 +140,26 @@ func DecodeCatalog(snapshot []byte) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return viewOf(body), nil
+	return viewOf(body.Profile, &body.Catalog, body.Report), nil
 }
 
 // snapshotDecode is snapshot.Decode, whose error is already a *wire.Error.
 var snapshotDecode = snapshot.Decode
 
-// viewOf copies the part of a decoded body the view shows. Every string is
-// cloned: the decoded ones are views into the body's private copy, which
-// would otherwise stay alive, index and all, as long as one of them does.
-func viewOf(body *snapshot.Body) *Catalog {
-	cat := &body.Catalog
+// viewOf copies what the view shows of a catalog (decoded from a snapshot,
+// or an engine's own), its profile's name and its import report (nil:
+// none). Every string is cloned: decoded ones are views into the body's
+// private copy, which would otherwise stay alive, index and all, as long as
+// one of them does.
+func viewOf(profile string, cat *catalog.Catalog, report *importer.Report) *Catalog {
 	c := &Catalog{
-		format: strings.Clone(cat.Format), profile: strings.Clone(body.Profile),
+		format: strings.Clone(cat.Format), profile: strings.Clone(profile),
 		sourceHash:  strings.Clone(cat.Version.SourceHash),
 		surfaceHash: strings.Clone(cat.Version.SurfaceHash),
 		products:    make([]Product, 0, len(cat.Products)),
 	}
-	if r := body.Report; r != nil {
-		c.report = ImportReport{Stored: true, Format: strings.Clone(r.Format), ToolsRead: r.ToolsRead,
-			ToolsImported: r.ToolsImported, ToolsSkipped: r.ToolsSkipped, Summary: r.Summary()}
+	if report != nil {
+		c.skipped, c.importSummary = report.ToolsSkipped, report.Summary()
 	}
 	n := 0
 	for i := range cat.Products {
@@ -262,7 +258,7 @@ func (g *generation) catalog(e *Engine) (view *Catalog, err error, swapped bool)
 		// The module opened these very bytes: a refusal here is a bug.
 		return nil, errors.Join(errors.New("toolsift: the snapshot serving does not decode natively"), err), false
 	}
-	g.view.view = viewOf(body)
+	g.view.view = viewOf(body.Profile, &body.Catalog, body.Report)
 	return g.view.view, nil, false
 }
 

@@ -111,14 +111,17 @@ func TestCatalogImportReport(t *testing.T) {
 		`{"name":"bad\u200bname","description":"A name with a zero-width space","inputSchema":{"type":"object"}}]}}}`)
 	_, view, err := BuildCatalog("mcp", catalog)
 	require.NoError(t, err)
-	report := view.Import()
-	require.True(t, report.Stored)
-	require.Equal(t, "mcp", report.Format)
-	require.Equal(t, 2, report.ToolsRead)
-	require.Equal(t, 1, report.ToolsImported)
-	require.Equal(t, 1, report.ToolsSkipped)
-	require.Contains(t, report.Summary, "skipped")
+	require.Equal(t, 1, view.ToolsSkipped())
+	require.Contains(t, view.ImportSummary(), "import (mcp): 2 tools read, 1 imported, 1 skipped")
+	require.Contains(t, view.ImportSummary(), `skipped tool "s.bad\u200bname"`)
 	require.Equal(t, 1, view.Len())
+
+	// A DWS snapshot stores no report.
+	dws, err := DecodeCatalog(testdata.DWSSnapshot)
+	require.NoError(t, err)
+	require.Equal(t, 0, dws.ToolsSkipped())
+	require.Equal(t, "", dws.ImportSummary())
+	require.Equal(t, "dws", dws.Format())
 }
 
 // A catalog the importer refuses, and a snapshot that is not one, are typed
@@ -260,7 +263,7 @@ func BenchmarkDecodeCatalog(b *testing.B) {
 		require.NoError(b, err)
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			viewOf(body)
+			viewOf(body.Profile, &body.Catalog, body.Report)
 		}
 	})
 }
