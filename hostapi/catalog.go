@@ -225,6 +225,11 @@ func (e *Engine) Catalog() (*Catalog, error) {
 		}
 		g := e.gen
 		e.mu.Unlock()
+		if g == nil {
+			// An engine that serves without module generations has no
+			// snapshot here to decode: refused, never a nil dereference.
+			return nil, errNoCatalogView
+		}
 		view, err, swapped := g.catalog(e)
 		if !swapped {
 			return view, err
@@ -233,6 +238,9 @@ func (e *Engine) Catalog() (*Catalog, error) {
 		// asked for is the one serving now.
 	}
 }
+
+// errNoCatalogView: the engine keeps no generation of the module's kind.
+var errNoCatalogView = errors.New("toolsift: this engine has no catalog view")
 
 // catalog is g's view, made now if it was not yet; swapped reports that g
 // no longer serves and nothing holds its snapshot.
