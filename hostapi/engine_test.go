@@ -19,10 +19,10 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/tetratelabs/wazero/sys"
 
+	"github.com/toolsift/toolsift/core/build"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/profile"
-	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/testdata"
 )
 
@@ -298,7 +298,7 @@ func TestSwap(t *testing.T) {
 	ctx := context.Background()
 	e, snapA, snapB, answerA, answerB := swapFixture(t)
 	b, _ := secondSnapshot()
-	wantB, err := snapshot.Build(b.native.Catalog(), profile.DWSV1)
+	wantB, err := build.Snapshot(b.native.Catalog(), profile.DWSV1)
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(wantB, snapB), "bundle snapshot differs from the native build")
 

@@ -7,7 +7,7 @@ package wire
 import (
 	"errors"
 
-	"github.com/toolsift/toolsift/core/jsonw"
+	"github.com/toolsift/toolsift/core/internal/jsonw"
 )
 
 // Error categories and their process exit codes.
