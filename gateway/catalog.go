@@ -12,8 +12,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsift/toolsift/core/build"
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer"
 	mcpimport "github.com/toolsift/toolsift/core/importer/mcp"
 	"github.com/toolsift/toolsift/core/importer/native"
@@ -161,7 +161,7 @@ func (g *Gateway) publish(ctx context.Context, parts []*serverTools, left []unav
 		return nil
 	}
 	started := time.Now()
-	snap, report, err := build.FromCatalog(mcpimport.Format, data, importer.Options{})
+	snap, report, err := compile.FromCatalog(mcpimport.Format, data, importer.Options{})
 	if err != nil {
 		return fmt.Errorf("build: %w", err)
 	}

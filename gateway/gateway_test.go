@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolsift/toolsift/core/build"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/gateway"
 	"github.com/toolsift/toolsift/hostapi"
@@ -72,7 +72,7 @@ func TestNPMServers(t *testing.T) {
 		if string(catalog) != string(s.g.CatalogJSON()) {
 			t.Fatalf("the gateway's catalog differs from the servers' listing:\n%s\n%s", catalog, s.g.CatalogJSON())
 		}
-		snap, _, err := build.FromCatalog("mcp", catalog, importer.Options{})
+		snap, _, err := compile.FromCatalog("mcp", catalog, importer.Options{})
 		require.NoError(t, err)
 		engine, err := hostapi.Open(context.Background(), snap)
 		require.NoError(t, err)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsift/toolsift/core/build"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer"
 	mcpimport "github.com/toolsift/toolsift/core/importer/mcp"
 )
@@ -145,7 +145,7 @@ func (g *Gateway) buildsAlone(parts []*serverTools, left []unavailable) (kept []
 	for _, p := range parts {
 		data, err := AssembleCatalog(map[string][]*mcp.Tool{p.d.cfg.Name: p.listing.tools})
 		if err == nil {
-			_, _, err = build.FromCatalog(mcpimport.Format, data, importer.Options{})
+			_, _, err = compile.FromCatalog(mcpimport.Format, data, importer.Options{})
 		}
 		if err != nil {
 			g.log.Warn("catalog: server left out: its tools do not build into a catalog", "server", p.d.cfg.Name, "error", err.Error())

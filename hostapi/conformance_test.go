@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolsift/toolsift/core/build"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/internal/release"
@@ -143,7 +143,7 @@ func TestBuildSnapshotMatchesNative(t *testing.T) {
 	require.NoError(t, err)
 	cat, err := dws.Import(files)
 	require.NoError(t, err)
-	want, err := build.Snapshot(cat, profile.DWSV1)
+	want, err := compile.Snapshot(cat, profile.DWSV1)
 	require.NoError(t, err)
 	got := snapshotDWS(t)
 	require.Equal(t, len(want), len(got))

@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/tetratelabs/wazero/sys"
 
-	"github.com/toolsift/toolsift/core/build"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/profile"
@@ -298,7 +298,7 @@ func TestSwap(t *testing.T) {
 	ctx := context.Background()
 	e, snapA, snapB, answerA, answerB := swapFixture(t)
 	b, _ := secondSnapshot()
-	wantB, err := build.Snapshot(b.native.Catalog(), profile.DWSV1)
+	wantB, err := compile.Snapshot(b.native.Catalog(), profile.DWSV1)
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(wantB, snapB), "bundle snapshot differs from the native build")
 

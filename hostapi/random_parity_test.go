@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolsift/toolsift/core/build"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/testdata"
 )
 
@@ -17,7 +17,7 @@ import (
 // TestTopBM25FMatchesExhaustive compares the top-k path with exhaustive
 // scoring the same way.)
 func TestModuleMatchesNativeOnRandomQueries(t *testing.T) {
-	native, err := build.Open(testdata.GenericSnapshot)
+	native, err := compile.Open(testdata.GenericSnapshot)
 	require.NoError(t, err)
 	nativeExplain := native.WithExplain(true)
 	module := openSnapshot(t, testdata.GenericSnapshot)

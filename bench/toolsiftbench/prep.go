@@ -17,8 +17,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolsift/toolsift/bench/harness"
-	"github.com/toolsift/toolsift/core/build"
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/beir"
 	"github.com/toolsift/toolsift/core/importer/native"
@@ -131,7 +131,7 @@ func exportDWS(out string) (*labelled, error) {
 		return nil, fmt.Errorf("unknown profile %q", body.Profile)
 	}
 	t := time.Now()
-	if _, err := build.Snapshot(&body.Catalog, prof); err != nil {
+	if _, err := compile.Snapshot(&body.Catalog, prof); err != nil {
 		return nil, err
 	}
 	buildMs := float64(time.Since(t).Microseconds()) / 1000
@@ -149,7 +149,7 @@ func exportBenchmark(out, name, dir string) (*labelled, error) {
 		return nil, err
 	}
 	t := time.Now()
-	snap, err := build.Snapshot(cat, prof)
+	snap, err := compile.Snapshot(cat, prof)
 	if err != nil {
 		return nil, err
 	}
@@ -418,7 +418,7 @@ func exportSynthetic(out string, n int, pool []source, dws, stb *labelled) error
 		return err
 	}
 	t := time.Now()
-	snap, err := build.Snapshot(cat, prof)
+	snap, err := compile.Snapshot(cat, prof)
 	if err != nil {
 		return err
 	}

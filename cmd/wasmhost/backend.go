@@ -15,7 +15,7 @@ import (
 	"github.com/tetratelabs/wazero"
 
 	dwscatalog "github.com/toolsift/toolsift/catalogs/dws"
-	"github.com/toolsift/toolsift/core/build"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/dws"
@@ -204,7 +204,7 @@ func (f *engineFlags) openBytes(ctx context.Context, snap []byte) (backend, erro
 		}
 		return &wasmBackend{engine: e, explain: f.explain}, nil
 	case "native":
-		e, werr := build.Open(snap)
+		e, werr := compile.Open(snap)
 		if werr != nil {
 			return nil, stage("open snapshot", "", werr)
 		}
@@ -243,7 +243,7 @@ func buildSnapshotReporting(ctx context.Context, engineName, format, path string
 		return snap, nil, err
 	}
 	phases.begin("import, index and encode")
-	snap, report, err := build.FromCatalog(format, data, options)
+	snap, report, err := compile.FromCatalog(format, data, options)
 	if err != nil {
 		return nil, nil, stage("import catalog", "invalid_catalog", err)
 	}

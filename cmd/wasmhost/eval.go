@@ -17,8 +17,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolsift/toolsift/catalogs/dws"
-	"github.com/toolsift/toolsift/core/build"
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/beir"
 	"github.com/toolsift/toolsift/core/profile"
@@ -245,7 +245,7 @@ func evalSnapshot(f *engineFlags, p *profile.Profile, holdOut bool) (snap []byte
 	if heldOut {
 		served = withoutUseWhen(cat)
 	}
-	snap, err = build.Snapshot(served, p)
+	snap, err = compile.Snapshot(served, p)
 	if err != nil {
 		return nil, nil, false, nil, nil, fmt.Errorf("build snapshot with profile %s: %w", p.Name, err)
 	}

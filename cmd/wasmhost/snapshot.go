@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/toolsift/toolsift/core/build"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/profile"
@@ -85,7 +85,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 		Import        *importer.Report `json:"import,omitempty"`
 	}{catalogInfo: b.Info(), ModuleBytes: len(wasm.Binary)}
 	if body, werr := snapshot.Decode(snap); werr == nil { // it opened, so it decodes
-		if report.Import, err = build.Report(body); err != nil {
+		if report.Import, err = compile.Report(body); err != nil {
 			return fail(stderr, err)
 		}
 	}

@@ -100,7 +100,7 @@ func WithCheckpoint(checkpoint func()) Option {
 }
 
 // WithIndex makes New build the engine around a prebuilt index (from a
-// snapshot: core/build opens one so), without tokenizing the catalog again,
+// snapshot: core/compile opens one so), without tokenizing the catalog again,
 // and around the identity table the snapshot stores (IdentityTable),
 // without building the identity index again; an identity that is nil or
 // not Stored is built from the catalog. The index is checked against the
@@ -475,7 +475,7 @@ func (e *Engine) Profile() *profile.Profile { return e.profile }
 // ToolCount is the number of tools indexed.
 func (e *Engine) ToolCount() int { return len(e.tools) }
 
-// Index exposes the prebuilt index, for core/build to store in a snapshot
+// Index exposes the prebuilt index, for core/compile to store in a snapshot
 // (its type is internal to core). Callers must not modify it.
 func (e *Engine) Index() *index.Index { return e.index }
 

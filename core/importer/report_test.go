@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolsift/toolsift/core/build"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
@@ -91,7 +91,7 @@ func TestSnapshotStoresTheReport(t *testing.T) {
 	cat, p, report, err := importer.ImportWith("beir", []byte(tiny["beir"]+"{\"id\":\"\"}\n"), importer.Options{})
 	require.NoError(t, err)
 	require.Equal(t, 1, report.ToolsSkipped)
-	snap, err := build.Snapshot(cat, p, build.WithReport(report))
+	snap, err := compile.Snapshot(cat, p, compile.WithReport(report))
 	require.NoError(t, err)
 	body, werr := snapshot.Decode(snap)
 	require.Nil(t, werr)
@@ -101,17 +101,17 @@ func TestSnapshotStoresTheReport(t *testing.T) {
 		f.To = nil
 		stored.Fields = append(stored.Fields, f)
 	}
-	decoded, err := build.Report(body)
+	decoded, err := compile.Report(body)
 	require.NoError(t, err)
 	require.Equal(t, &stored, decoded)
 	require.Contains(t, report.Summary(), "import (beir): 4 tools read, 3 imported, 1 skipped\n  skipped line 4: field \"_id\" (or \"id\"): missing or empty\n")
 
-	snap, err = build.Snapshot(cat, p)
+	snap, err = compile.Snapshot(cat, p)
 	require.NoError(t, err)
 	body, werr = snapshot.Decode(snap)
 	require.Nil(t, werr)
 	require.Empty(t, body.Report)
-	decoded, err = build.Report(body)
+	decoded, err = compile.Report(body)
 	require.NoError(t, err)
 	require.Nil(t, decoded)
 }

@@ -2,7 +2,7 @@
 // header, the checksum and the body's codec. The body holds everything
 // search and Inspect need, including the prebuilt inverted index, so that
 // opening a snapshot never re-tokenizes the catalog. Building a snapshot
-// from a catalog and opening one into an engine are core/build's: this
+// from a catalog and opening one into an engine are core/compile's: this
 // package reads and writes bytes and knows no engine, importer or profile.
 //
 // Layout (all integers little-endian):
@@ -75,7 +75,7 @@ type Body struct {
 	Profile string          `msg:"profile"`
 	Catalog catalog.Catalog `msg:"catalog"`
 	// Index is the catalog's inverted index (its type is internal to core:
-	// core/build hands it to the engine).
+	// core/compile hands it to the engine).
 	Index index.Index `msg:"index"`
 	// Report is what the import read and left out, as core/importer encodes
 	// it (importer.Report's MessagePack, importer.DecodeReport reads it):

@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolsift/toolsift/core/build"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/profile"
@@ -25,7 +25,7 @@ func buildDWS(t testing.TB) []byte {
 	t.Helper()
 	cat, err := dwsCatalog()
 	require.NoError(t, err)
-	snap, err := build.Snapshot(cat, profile.DWSV1)
+	snap, err := compile.Snapshot(cat, profile.DWSV1)
 	require.NoError(t, err)
 	return snap
 }
@@ -49,9 +49,9 @@ func TestSnapshotIsDeterministicAndRoundTrips(t *testing.T) {
 func TestLargeSchemaOpens(t *testing.T) {
 	schema := `{"description":"` + strings.Repeat("d", 200_000) + `","type":"object"}`
 	catalogJSON := `{"tools":[{"name":"big","description":"a tool with a large schema","inputSchema":` + schema + `}]}`
-	snap, _, err := build.FromCatalog("mcp", []byte(catalogJSON), importer.Options{})
+	snap, _, err := compile.FromCatalog("mcp", []byte(catalogJSON), importer.Options{})
 	require.NoError(t, err)
-	e, err := build.Open(snap)
+	e, err := compile.Open(snap)
 	require.NoError(t, err)
 	require.Len(t, e.Catalog().Products, 1)
 	tool := e.Catalog().Products[0].Tools[0]
@@ -90,7 +90,7 @@ func TestSnapshotEngineAnswersLikeNative(t *testing.T) {
 	require.NoError(t, err)
 	native, err := engine.New(cat, profile.DWSV1)
 	require.NoError(t, err)
-	opened, werr := build.Open(buildDWS(t))
+	opened, werr := compile.Open(buildDWS(t))
 	require.Nil(t, werr)
 	require.Equal(t, native.Version(), opened.Version())
 	for _, request := range []string{
@@ -138,16 +138,16 @@ func TestCorruptSnapshotsFailClosed(t *testing.T) {
 		}(),
 	}
 	for name, data := range cases {
-		_, err := build.Open(data)
+		_, err := compile.Open(data)
 		require.Equal(t, "invalid_snapshot", reasonOf(t, err), name)
-		_, err = build.Open(bytes.Clone(data), snapshot.Owned())
+		_, err = compile.Open(bytes.Clone(data), snapshot.Owned())
 		require.Equal(t, "invalid_snapshot", reasonOf(t, err), name)
 	}
 	// The body ends with the identity table, whose last u32 is the tool of
 	// the last bare name (generic profiles resolve them): a name that
 	// points past the catalog is refused when the table is loaded.
 	generic := bytes.Clone(testdata.GenericSnapshot)
-	_, err := build.Open(generic)
+	_, err := compile.Open(generic)
 	require.NoError(t, err)
 	binary.LittleEndian.PutUint32(generic[len(generic)-4:], 1<<30)
 	reseal(generic)
@@ -159,11 +159,11 @@ func TestCorruptSnapshotsFailClosed(t *testing.T) {
 
 	future := bytes.Clone(good)
 	binary.LittleEndian.PutUint32(future[8:], 99)
-	_, err = build.Open(future)
+	_, err = compile.Open(future)
 	require.Equal(t, "unsupported_snapshot_version", reasonOf(t, err))
 	// A version 1 snapshot (24-byte header, CRC-32C) is refused by version.
 	v1 := append([]byte("TSIFTSNP\x01\x00\x00\x00"), good[12:]...)
-	_, err = build.Open(v1)
+	_, err = compile.Open(v1)
 	require.Equal(t, "unsupported_snapshot_version", reasonOf(t, err))
 }
 
@@ -190,7 +190,7 @@ func TestDamageGivesTheChecksumErrorFirst(t *testing.T) {
 			_, err := snapshot.Decode(data)
 			require.ErrorContains(t, err, "checksum mismatch", "%s, GOMAXPROCS %d", name, procs)
 		}
-		e, err := build.Open(good)
+		e, err := compile.Open(good)
 		require.NoError(t, err, "GOMAXPROCS %d", procs)
 		require.Positive(t, e.ToolCount())
 		runtime.GOMAXPROCS(previous)
@@ -220,7 +220,7 @@ func BenchmarkOpenSnapshot(b *testing.B) {
 	b.SetBytes(int64(len(snap)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, werr := build.Open(snap); werr != nil {
+		if _, werr := compile.Open(snap); werr != nil {
 			b.Fatal(werr)
 		}
 	}
@@ -231,7 +231,7 @@ func BenchmarkBuildSnapshot(b *testing.B) {
 	require.NoError(b, err)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := build.Snapshot(cat, profile.DWSV1); err != nil {
+		if _, err := compile.Snapshot(cat, profile.DWSV1); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -259,9 +259,9 @@ func FuzzOpen(f *testing.F) {
 		if len(data) >= h && string(data[:8]) == "TSIFTSNP" && binary.LittleEndian.Uint32(data[8:]) == snapshot.FormatVersion {
 			data = reseal(bytes.Clone(data)) // reach the body decoder, not just the checksum
 		}
-		e, err := build.Open(data)
+		e, err := compile.Open(data)
 		// Decoding in place must decide exactly as decoding a copy does.
-		if _, owned := build.Open(bytes.Clone(data), snapshot.Owned()); (err == nil) != (owned == nil) || (err != nil && reasonOf(t, err) != reasonOf(t, owned)) {
+		if _, owned := compile.Open(bytes.Clone(data), snapshot.Owned()); (err == nil) != (owned == nil) || (err != nil && reasonOf(t, err) != reasonOf(t, owned)) {
 			t.Fatalf("Open refused with %v, OpenOwned with %v", err, owned)
 		}
 		if err != nil {
@@ -289,6 +289,6 @@ func reasonOf(t testing.TB, err error) string {
 
 // openers open a snapshot with its bytes copied and handed over.
 var openers = []func([]byte) (*engine.Engine, error){
-	func(data []byte) (*engine.Engine, error) { return build.Open(data) },
-	func(data []byte) (*engine.Engine, error) { return build.Open(data, snapshot.Owned()) },
+	func(data []byte) (*engine.Engine, error) { return compile.Open(data) },
+	func(data []byte) (*engine.Engine, error) { return compile.Open(data, snapshot.Owned()) },
 }

@@ -5,8 +5,8 @@ import (
 	"runtime/debug"
 	"testing"
 
-	"github.com/toolsift/toolsift/core/build"
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/internal/index"
 	"github.com/toolsift/toolsift/core/profile"
@@ -32,7 +32,7 @@ func BenchmarkOpenStages(b *testing.B) {
 	}
 	b.Run("open", func(b *testing.B) {
 		paused(b, func() {
-			if _, werr := build.Open(snap); werr != nil {
+			if _, werr := compile.Open(snap); werr != nil {
 				b.Fatal(werr)
 			}
 		})

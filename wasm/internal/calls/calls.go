@@ -12,7 +12,7 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/toolsift/toolsift/core/build"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/profile"
@@ -59,7 +59,7 @@ func AppendInfo(out []byte, open *Open) []byte {
 	return info.AppendJSON(out)
 }
 
-// OpenSnapshot opens data with build.Open and opts (snapshot.Owned hands
+// OpenSnapshot opens data with compile.Open and opts (snapshot.Owned hands
 // data over).
 // Opening allocates the engine's long-lived tables and little garbage;
 // collecting while they are built would re-mark them again and again (half
@@ -68,7 +68,7 @@ func AppendInfo(out []byte, open *Open) []byte {
 func OpenSnapshot(data []byte, opts ...snapshot.DecodeOption) (*Open, *wire.Error) {
 	reserveHeap(len(data))
 	gcPercent := debug.SetGCPercent(-1)
-	e, err := build.Open(data, opts...)
+	e, err := compile.Open(data, opts...)
 	debug.SetGCPercent(gcPercent)
 	if err != nil {
 		return nil, wire.ErrorOf(err)
@@ -101,7 +101,7 @@ func AppendSnapshot(out []byte, format string, data []byte) ([]byte, *wire.Error
 			_ = time.Now() // clock_time_get: a WASI call
 		}
 	}
-	snap, _, err := build.FromCatalog(format, data, importer.Options{Checkpoint: checkpoint})
+	snap, _, err := compile.FromCatalog(format, data, importer.Options{Checkpoint: checkpoint})
 	var unknown *importer.UnknownFormatError
 	var werr *wire.Error
 	switch {
