@@ -136,7 +136,7 @@ func matchesGolden(got answer, line testdata.GoldenLine, missingReason string) b
 }
 
 // TestBuildSnapshotMatchesNative: the module's toolsift_build_snapshot gives
-// the same bytes as the Go core's snapshot.Build for the same catalog (and as
+// the same bytes as the Go core's compile.Snapshot for the same catalog (and as
 // the committed default snapshot).
 func TestBuildSnapshotMatchesNative(t *testing.T) {
 	files, err := dws.FilesFromTarGz(testdata.DWSCatalog)

@@ -48,7 +48,7 @@ type Meta struct {
 	Queries       int     `json:"queries"`
 	QuerySet      string  `json:"query_set"`
 	SnapshotBytes int     `json:"snapshot_bytes"`
-	BuildMs       float64 `json:"snapshot_build_ms,omitempty"` // native snapshot.Build
+	BuildMs       float64 `json:"snapshot_build_ms,omitempty"` // native compile.Snapshot
 	CatalogSHA256 string  `json:"catalog_sha256,omitempty"`
 }
 

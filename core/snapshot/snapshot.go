@@ -39,11 +39,11 @@ import (
 // FormatVersion is the snapshot layout this package writes and reads.
 // Version 1 had a 24-byte header with a CRC-32C of the body; version 2 has
 // the XXH64 of the body, which WebAssembly computes seven times faster.
-// Version 3 pads the index's u32 tables to aligned offsets (see core/index),
+// Version 3 pads the index's u32 tables to aligned offsets (see core/internal/index),
 // so that they are read in place; a version 2 reader refuses its padding.
 // Version 4 adds the tools' keywords to the catalog and the import report
 // to the body. Version 5 adds a BM25F index's precomputed impacts (the
-// longest terms' postings merged over the fields, see core/index). Version 6
+// longest terms' postings merged over the fields, see core/internal/index). Version 6
 // adds the identity index's sorted tables (see core/catalog), so that
 // opening builds no map of names.
 const FormatVersion = 6
