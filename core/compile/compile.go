@@ -73,7 +73,7 @@ func Encode(e *engine.Engine, opts ...Option) ([]byte, error) {
 	o := optionsOf(opts)
 	body := snapshot.Body{Profile: e.Profile().Name, Catalog: *e.Catalog(), Index: *e.Index(), Identity: e.IdentityTable()}
 	if o.report != nil {
-		report, err := o.report.Encode()
+		report, err := o.report.MarshalMsg(nil)
 		if err != nil {
 			return nil, fmt.Errorf("encode import report: %w", err)
 		}
@@ -133,18 +133,28 @@ func engineOf(body *snapshot.Body) (*engine.Engine, *wire.Error) {
 	}
 	e, err := engine.New(&body.Catalog, p, engine.WithIndex(&body.Index, &body.Identity))
 	if err != nil {
-		return nil, wire.Validation("invalid_snapshot", "snapshot content is inconsistent: "+err.Error())
+		return nil, invalid("snapshot content is inconsistent: " + err.Error())
 	}
 	return e, nil
 }
 
 // Report is the import report a decoded snapshot stores (nil: none). A
-// report that does not decode is an invalid_snapshot error: the checksum
-// passed, so the snapshot was written so.
+// report section that is not one whole importer.Report is an
+// invalid_snapshot error: the checksum passed, so the snapshot was written
+// so. (core/snapshot checks only that the section is one MessagePack value.)
 func Report(body *snapshot.Body) (*importer.Report, error) {
-	r, err := importer.DecodeReport(body.Report)
-	if err != nil {
-		return nil, wire.AsError(wire.Validation("invalid_snapshot", "snapshot's import report: "+err.Error()))
+	if len(body.Report) == 0 {
+		return nil, nil
+	}
+	r := new(importer.Report)
+	rest, err := r.UnmarshalMsg(body.Report)
+	switch {
+	case err != nil:
+		return nil, wire.AsError(invalid("the import report does not decode: " + err.Error()))
+	case len(rest) != 0:
+		return nil, wire.AsError(invalid(fmt.Sprintf("the import report has %d trailing bytes", len(rest))))
 	}
 	return r, nil
 }
+
+func invalid(message string) *wire.Error { return wire.Validation("invalid_snapshot", message) }

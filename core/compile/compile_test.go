@@ -52,7 +52,7 @@ func TestCommittedSnapshotsRebuildByteForByte(t *testing.T) {
 		body, err := snapshot.Decode(snap)
 		require.NoError(t, err)
 		require.NotEmpty(t, body.Report)
-		encoded, err := report.Encode()
+		encoded, err := report.MarshalMsg(nil)
 		require.NoError(t, err)
 		require.Equal(t, encoded, []byte(body.Report))
 		stored, err := compile.Report(body)
@@ -78,11 +78,20 @@ func TestDWSStoresNoReport(t *testing.T) {
 func TestDamagedReportIsInvalidSnapshot(t *testing.T) {
 	body, err := snapshot.Decode(testdata.GenericSnapshot)
 	require.NoError(t, err)
-	body.Report = []byte{0x93, 0x01, 0x02, 0x03} // an array of three ints
+	report := bytes.Clone(body.Report)
+	for name, damaged := range map[string][]byte{
+		"not a report":   {0x93, 0x01, 0x02, 0x03}, // an array of three ints
+		"trailing bytes": append(bytes.Clone(report), 0xc0),
+	} {
+		body.Report = damaged
+		_, err = compile.Report(body)
+		var werr *wire.Error
+		require.True(t, errors.As(err, &werr), "%s: %v", name, err)
+		require.Equal(t, "invalid_snapshot", werr.Reason, name)
+	}
+	body.Report = report
 	_, err = compile.Report(body)
-	var werr *wire.Error
-	require.True(t, errors.As(err, &werr), "%v", err)
-	require.Equal(t, "invalid_snapshot", werr.Reason)
+	require.NoError(t, err)
 }
 
 // TestOptionsAreTheOldPairs: each option gives what the paired function it

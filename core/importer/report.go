@@ -15,8 +15,9 @@ import (
 )
 
 // Report says what an import read and what it left out: nothing is dropped
-// without a word. Snapshots store it (see core/snapshot), so every list is
-// a sorted slice.
+// without a word. Snapshots store its MessagePack (MarshalMsg, without the
+// fields marked "-") as a section of their own (core/compile writes and
+// reads it, core/snapshot keeps the bytes), so every list is a sorted slice.
 type Report struct {
 	Format        string        `msg:"format" json:"format"`
 	ToolsRead     int           `msg:"tools_read" json:"tools_read"`
@@ -122,33 +123,4 @@ func (r *Report) Summary() string {
 		fmt.Fprintf(&b, "  repaired %s on %d (tools kept; --strict refuses them), first: %s\n", w.Field, w.Count, w.Example)
 	}
 	return b.String()
-}
-
-// Encode is the report as a snapshot stores it (core/snapshot keeps these
-// bytes as a section of their own): its MessagePack, without the fields
-// marked not stored (AlwaysLoaded, Warnings, each field's To). A nil report
-// is no bytes, which a snapshot stores as nil.
-func (r *Report) Encode() ([]byte, error) {
-	if r == nil {
-		return nil, nil
-	}
-	return r.MarshalMsg(nil)
-}
-
-// DecodeReport reads a report that Encode wrote: nil for no bytes (a
-// snapshot without a report), an error for bytes that are not one whole
-// report.
-func DecodeReport(data []byte) (*Report, error) {
-	if len(data) == 0 {
-		return nil, nil
-	}
-	r := new(Report)
-	rest, err := r.UnmarshalMsg(data)
-	if err != nil {
-		return nil, fmt.Errorf("import report does not decode: %w", err)
-	}
-	if len(rest) != 0 {
-		return nil, fmt.Errorf("import report has %d trailing bytes", len(rest))
-	}
-	return r, nil
 }
