@@ -77,12 +77,13 @@ type Body struct {
 	// Index is the catalog's inverted index (its type is internal to core:
 	// core/compile hands it to the engine).
 	Index index.Index `msg:"index"`
-	// Report is what the import read and left out, as core/importer encodes
-	// it (importer.Report's MessagePack, importer.DecodeReport reads it):
-	// a section of its own, which this format keeps as it is and checks
-	// only for being one MessagePack value. Empty when the snapshot was
-	// built without one (by the module, or from a catalog in memory); it is
-	// then stored as nil.
+	// Report is what the import read and left out, encoded by
+	// importer.Report's own MessagePack codec (compile.Report decodes it): a
+	// section of its own, which this format keeps as it is and checks only
+	// for being one MessagePack value, so that the format depends on no
+	// importer. Empty when the snapshot was built without one (by the
+	// module, or from a catalog in memory); it is then stored as nil, the
+	// bytes a nil *importer.Report had.
 	Report msgp.Raw `msg:"report"`
 	// Identity is the engine's identity index, stored so that opening
 	// builds none (catalog.IdentityTable).
