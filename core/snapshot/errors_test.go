@@ -29,9 +29,9 @@ func TestPublicErrorsAreNilInterfacesOnSuccess(t *testing.T) {
 	_, err := snapshot.Decode(testdata.DWSSnapshot)
 	isNil("Decode", err)
 	_, err = snapshot.Decode(bytes.Clone(testdata.DWSSnapshot), snapshot.Owned())
-	isNil("DecodeOwned", err)
+	isNil("Decode Owned", err)
 	_, err = compile.Open(bytes.Clone(testdata.DWSSnapshot), snapshot.Owned())
-	isNil("OpenOwned", err)
+	isNil("Open Owned", err)
 	e, err := compile.Open(testdata.DWSSnapshot)
 	isNil("Open", err)
 

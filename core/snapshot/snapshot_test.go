@@ -63,8 +63,8 @@ func TestLargeSchemaOpens(t *testing.T) {
 	require.Contains(t, string(out), strings.Repeat("d", 200_000))
 }
 
-// TestDecodeOwnedKeepsTheInput checks both decoders give the same body, that
-// Decode keeps no reference to its input and that DecodeOwned does (its
+// TestDecodeOwnedKeepsTheInput checks both decodes give the same body, that
+// Decode keeps no reference to its input and that Decode with Owned does (its
 // strings are views into the input: that is the memory it saves).
 func TestDecodeOwnedKeepsTheInput(t *testing.T) {
 	snap := buildDWS(t)
@@ -262,7 +262,7 @@ func FuzzOpen(f *testing.F) {
 		e, err := compile.Open(data)
 		// Decoding in place must decide exactly as decoding a copy does.
 		if _, owned := compile.Open(bytes.Clone(data), snapshot.Owned()); (err == nil) != (owned == nil) || (err != nil && reasonOf(t, err) != reasonOf(t, owned)) {
-			t.Fatalf("Open refused with %v, OpenOwned with %v", err, owned)
+			t.Fatalf("Open refused with %v, Open Owned with %v", err, owned)
 		}
 		if err != nil {
 			if reasonOf(t, err) == "" {
