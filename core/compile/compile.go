@@ -108,13 +108,19 @@ func FromCatalog(format string, data []byte, opts importer.Options) ([]byte, *im
 // Open decodes a snapshot (snapshot.Decode, with opts: snapshot.Owned hands
 // data over instead of copying it) and builds its engine around the stored
 // index. The profile must be one this build knows; the index must be
-// consistent with the catalog. With GOMAXPROCS above one, the snapshot's
-// checksum is computed alongside the decoding and the engine's build
-// (snapshot.Then); the engine is the same either way. A failure is a
-// *wire.Error (errors.As reaches it).
+// consistent with the catalog; the import report, when there is one, must
+// decode. With GOMAXPROCS above one, the snapshot's checksum is computed
+// alongside the decoding and the engine's build (snapshot.Then); the engine
+// is the same either way. A failure is a *wire.Error (errors.As reaches it).
 func Open(data []byte, opts ...snapshot.DecodeOption) (*engine.Engine, error) {
 	var e *engine.Engine
 	opts = append(opts[:len(opts):len(opts)], snapshot.Then(func(body *snapshot.Body) error {
+		// The report is checked though the engine never reads it, so that
+		// Open refuses every snapshot whose content is not what a build
+		// writes, the report's included (as when the format decoded it).
+		if _, err := Report(body); err != nil {
+			return err
+		}
 		var werr *wire.Error
 		e, werr = engineOf(body)
 		return wire.AsError(werr)

@@ -92,6 +92,21 @@ func TestDamagedReportIsInvalidSnapshot(t *testing.T) {
 	body.Report = report
 	_, err = compile.Report(body)
 	require.NoError(t, err)
+
+	// The format keeps a report section it cannot read; opening refuses it.
+	body.Report = []byte{0x93, 0x01, 0x02, 0x03}
+	damaged, err := snapshot.Encode(body)
+	require.NoError(t, err)
+	_, err = snapshot.Decode(damaged)
+	require.NoError(t, err)
+	for _, opts := range [][]snapshot.DecodeOption{nil, {snapshot.Owned()}} {
+		e, err := compile.Open(bytes.Clone(damaged), opts...)
+		require.Nil(t, e)
+		var werr *wire.Error
+		require.True(t, errors.As(err, &werr), "%v", err)
+		require.Equal(t, "invalid_snapshot", werr.Reason)
+		require.ErrorContains(t, err, "import report")
+	}
 }
 
 // TestOptionsAreTheOldPairs: each option gives what the paired function it
