@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/native"
 	"github.com/toolsift/toolsift/core/snapshot"
@@ -136,15 +137,26 @@ func (c *Catalog) Tool(canonicalPath string) (Tool, bool) {
 // generic MCP catalog's 527 tools, 2.6 to 3.6 ms and 0.5 to 1 ms on a loaded
 // machine, BenchmarkDecodeCatalog); the decoded index is dropped at once.
 func DecodeCatalog(snapshot []byte) (*Catalog, error) {
-	body, err := snapshotDecode(snapshot)
+	body, report, err := snapshotDecode(snapshot)
 	if err != nil {
 		return nil, err
 	}
-	return viewOf(body.Profile, &body.Catalog, body.Report), nil
+	return viewOf(body.Profile, &body.Catalog, report), nil
 }
 
-// snapshotDecode is snapshot.Decode, whose error is already a *wire.Error.
-var snapshotDecode = snapshot.Decode
+// snapshotDecode decodes a snapshot and its stored import report, as
+// compile.Open checks them; either error is already a *wire.Error.
+func snapshotDecode(snap []byte) (*snapshot.Body, *importer.Report, error) {
+	body, err := snapshot.Decode(snap)
+	if err != nil {
+		return nil, nil, err
+	}
+	report, err := compile.Report(body)
+	if err != nil {
+		return nil, nil, err
+	}
+	return body, report, nil
+}
 
 // viewOf copies what the view shows of a catalog (decoded from a snapshot,
 // or an engine's own), its profile's name and its import report (nil:
@@ -260,13 +272,13 @@ func (g *generation) catalog(e *Engine) (view *Catalog, err error, swapped bool)
 	if snap == nil {
 		return nil, e.closedOr(errNoSnapshot), false // Close may have taken the last holder meanwhile
 	}
-	body, err := snapshotDecode(snap)
+	body, report, err := snapshotDecode(snap)
 	done()
 	if err != nil {
 		// The module opened these very bytes: a refusal here is a bug.
 		return nil, errors.Join(errors.New("toolsift: the snapshot serving does not decode natively"), err), false
 	}
-	g.view.view = viewOf(body.Profile, &body.Catalog, body.Report)
+	g.view.view = viewOf(body.Profile, &body.Catalog, report)
 	return g.view.view, nil, false
 }
 

@@ -3,8 +3,8 @@ package hostapi
 import (
 	"errors"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer"
-	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
 )
 
@@ -33,7 +33,7 @@ import (
 // begun, and holds the catalog, the engine it indexes and the snapshot in
 // memory meanwhile.
 func BuildCatalog(format string, catalog []byte) ([]byte, *Catalog, error) {
-	snap, _, err := snapshot.FromCatalog(format, catalog, importer.Options{})
+	snap, _, err := compile.FromCatalog(format, catalog, importer.Options{})
 	if err != nil {
 		return nil, nil, buildError(err)
 	}

@@ -253,17 +253,17 @@ func BenchmarkDecodeCatalog(b *testing.B) {
 	require.NoError(b, err)
 	b.Run("decode", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			if _, err := snapshotDecode(snap); err != nil {
+			if _, _, err := snapshotDecode(snap); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("view", func(b *testing.B) {
-		body, err := snapshotDecode(snap)
+		body, report, err := snapshotDecode(snap)
 		require.NoError(b, err)
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			viewOf(body.Profile, &body.Catalog, body.Report)
+			viewOf(body.Profile, &body.Catalog, report)
 		}
 	})
 }

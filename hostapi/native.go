@@ -8,7 +8,7 @@ package hostapi
 // The module is this same core compiled to WebAssembly (wasm/module), so
 // the native engine answers with the same bytes: searches, inspects and
 // provider calls go through the same core functions the module's exports
-// call, and a build goes through the same snapshot.FromCatalog with the
+// call, and a build goes through the same compile.FromCatalog with the
 // same error mapping (wasm/internal/calls.AppendSnapshot).
 
 import (
@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 
 	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/profile"
@@ -116,7 +117,7 @@ func newNativeGeneration(ctx context.Context, snap []byte) (*nativeGeneration, e
 	if ctx.Err() != nil {
 		return nil, finish(ctx, "open", nil, "")
 	}
-	e, err := snapshot.Open(snap)
+	e, err := compile.Open(snap)
 	if err != nil {
 		return nil, wire.ErrorOf(err)
 	}
@@ -206,7 +207,7 @@ func (n *nativeServer) close() { n.closed.Store(true) }
 // panics with this value, which buildNative recovers.
 var errBuildStopped = errors.New("toolsift: native build stopped")
 
-// buildNative is BuildSnapshot with NativeEngine: snapshot.FromCatalog, the
+// buildNative is BuildSnapshot with NativeEngine: compile.FromCatalog, the
 // module's own path, with cfg's import options, its errors mapped as the
 // module maps them. A context that ends stops the build at its next
 // checkpoint.
@@ -231,7 +232,7 @@ func buildNative(ctx context.Context, format string, catalog []byte, cfg *config
 			snap, err = nil, wire.Internal("panic", fmt.Sprintf("%v\n%s", r, debug.Stack()))
 		}
 	}()
-	snap, report, err := snapshot.FromCatalog(format, catalog, opts)
+	snap, report, err := compile.FromCatalog(format, catalog, opts)
 	var unknown *importer.UnknownFormatError
 	var werr *wire.Error
 	switch {
