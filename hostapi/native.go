@@ -21,8 +21,8 @@ import (
 	"runtime/debug"
 	"sync/atomic"
 
-	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/compile"
+	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/profile"
