@@ -112,6 +112,12 @@ func (g *Gateway) rebuild(ctx context.Context) {
 	}
 }
 
+// buildSnapshot builds an assembled catalog's snapshot in the process: the
+// bytes the module would build.
+func buildSnapshot(ctx context.Context, data []byte) ([]byte, error) {
+	return hostapi.BuildSnapshot(ctx, catalogFormat, data, hostapi.WithEngine(hostapi.NativeEngine))
+}
+
 // engineTooSmall reports whether the engine refused a snapshot for want of
 // memory: hostapi's typed catalog_too_large, or the module's own out of
 // memory trap when it opens one.
@@ -123,16 +129,11 @@ func engineTooSmall(err error) bool {
 }
 
 // typedError is the module's typed error inside err, nil for a failure of
-// the host (a trap, a deadline). hostapi answers with *wire.Error, or, in
-// releases before it did, with *hostapi.Error, a field-for-field copy.
+// the host (a trap, a deadline).
 func typedError(err error) *wire.Error {
 	var werr *wire.Error
 	if errors.As(err, &werr) {
 		return werr
-	}
-	var typed *hostapi.Error
-	if errors.As(err, &typed) {
-		return &wire.Error{Category: typed.Category, Code: typed.Code, Reason: typed.Reason, Message: typed.Message}
 	}
 	return nil
 }
@@ -174,10 +175,13 @@ func (g *Gateway) publish(ctx context.Context, parts []*serverTools, left []unav
 		return nil
 	}
 	started := time.Now()
-	// The snapshot is built natively (hostapi.BuildCatalog: the module's
-	// bytes, many times faster), and comes with the view of its catalog
-	// that the routes are made from.
-	snap, view, err := hostapi.BuildCatalog(catalogFormat, data)
+	// The snapshot is built natively (the module's bytes, many times
+	// faster), and its catalog's view is what the routes are made from.
+	snap, err := buildSnapshot(ctx, data)
+	if err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	view, err := hostapi.DecodeCatalog(snap)
 	if err != nil {
 		return fmt.Errorf("build: %w", err)
 	}

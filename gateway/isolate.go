@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -143,7 +144,7 @@ func (g *Gateway) buildsAlone(parts []*serverTools, left []unavailable) (kept []
 	for _, p := range parts {
 		data, err := AssembleCatalog(map[string][]*mcp.Tool{p.d.cfg.Name: p.listing.tools})
 		if err == nil {
-			_, _, err = hostapi.BuildCatalog(catalogFormat, data)
+			_, err = buildSnapshot(context.Background(), data)
 		}
 		if err != nil {
 			g.log.Warn("catalog: server left out: its tools do not build into a catalog", "server", p.d.cfg.Name, "error", err.Error())

@@ -237,9 +237,11 @@ func (e *Engine) Catalog() (*Catalog, error) {
 		}
 		g := e.gen
 		e.mu.Unlock()
+		if e.native != nil {
+			return e.native.catalog()
+		}
 		if g == nil {
-			// An engine that serves without module generations has no
-			// snapshot here to decode: refused, never a nil dereference.
+			// Neither engine: refused, never a nil dereference.
 			return nil, errNoCatalogView
 		}
 		view, err, swapped := g.catalog(e)

@@ -20,16 +20,16 @@ import (
 // which the module's own build is tested against; the small one is built
 // by the module here), and its view agrees with what the engine serving
 // it says.
-func TestBuildCatalogIsTheModulesBuild(t *testing.T) {
+func TestNativeBuildAndViewAreTheModules(t *testing.T) {
 	generic, err := testdata.GenericMCPCatalog()
 	require.NoError(t, err)
-	snap, view, err := BuildCatalog("mcp", generic)
+	snap, view, err := buildCatalog("mcp", generic)
 	require.NoError(t, err)
 	sum := sha256.Sum256(snap)
 	require.Equal(t, strings.TrimSpace(string(testdata.GenericV3SnapshotSHA256)), hex.EncodeToString(sum[:]))
 	require.Equal(t, 527, view.Len())
 
-	snap, view, err = BuildCatalog("mcp", testdata.GitHubSlackMCP)
+	snap, view, err = buildCatalog("mcp", testdata.GitHubSlackMCP)
 	require.NoError(t, err)
 	module, err := BuildSnapshot(context.Background(), "mcp", testdata.GitHubSlackMCP)
 	require.NoError(t, err)
@@ -53,7 +53,7 @@ func TestBuildCatalogIsTheModulesBuild(t *testing.T) {
 // routes by: the canonical path, the product, the name on the server, the
 // safety and the input schema.
 func TestCatalogView(t *testing.T) {
-	_, view, err := BuildCatalog("mcp", testdata.GitHubSlackMCP)
+	_, view, err := buildCatalog("mcp", testdata.GitHubSlackMCP)
 	require.NoError(t, err)
 
 	var products []Product
@@ -109,7 +109,7 @@ func TestCatalogImportReport(t *testing.T) {
 	catalog := []byte(`{"servers":{"s":{"tools":[` +
 		`{"name":"echo","description":"Echo a message back","inputSchema":{"type":"object"}},` +
 		`{"name":"bad\u200bname","description":"A name with a zero-width space","inputSchema":{"type":"object"}}]}}}`)
-	_, view, err := BuildCatalog("mcp", catalog)
+	_, view, err := buildCatalog("mcp", catalog)
 	require.NoError(t, err)
 	require.Equal(t, 1, view.ToolsSkipped())
 	require.Contains(t, view.ImportSummary(), "import (mcp): 2 tools read, 1 imported, 1 skipped")
@@ -134,12 +134,12 @@ func TestCatalogRefusals(t *testing.T) {
 		{"mcp", `{"servers":`, "invalid_catalog"},
 		{"mcp", `[1,2,3]`, "invalid_catalog"},
 	} {
-		_, _, err := BuildCatalog(tc.format, []byte(tc.catalog))
+		_, _, err := buildCatalog(tc.format, []byte(tc.catalog))
 		var werr *wire.Error
 		require.True(t, errors.As(err, &werr), "%v", err)
 		require.Equal(t, tc.reason, werr.Reason, "%s %s", tc.format, tc.catalog)
 		checked := CheckCatalog(tc.format, []byte(tc.catalog))
-		require.Equal(t, err, checked, "CheckCatalog refuses as BuildCatalog does")
+		require.Equal(t, err, checked, "CheckCatalog refuses as the build does")
 		// The module refuses it for the same reason.
 		_, err = BuildSnapshot(context.Background(), tc.format, []byte(tc.catalog))
 		require.Error(t, err)
@@ -147,7 +147,7 @@ func TestCatalogRefusals(t *testing.T) {
 	}
 	require.NoError(t, CheckCatalog("mcp", testdata.GitHubSlackMCP))
 
-	snap, _, err := BuildCatalog("mcp", testdata.GitHubSlackMCP)
+	snap, _, err := buildCatalog("mcp", testdata.GitHubSlackMCP)
 	require.NoError(t, err)
 	for _, bad := range [][]byte{nil, []byte("not a snapshot"), snap[:len(snap)-1], flipped(snap, len(snap)/2)} {
 		_, err := DecodeCatalog(bad)
@@ -167,16 +167,20 @@ func flipped(b []byte, at int) []byte {
 // the answers of the snapshot serving; under concurrent calls and swaps
 // every view it returns is one of the two catalogs whole.
 func TestEngineCatalogFollowsSwap(t *testing.T) {
-	snapA, viewA, err := BuildCatalog("mcp", testdata.GitHubSlackMCP)
+	forEachEngine(t, func(t *testing.T, kind EngineKind) { testEngineCatalogFollowsSwap(t, kind) })
+}
+
+func testEngineCatalogFollowsSwap(t *testing.T, kind EngineKind) {
+	snapA, viewA, err := buildCatalog("mcp", testdata.GitHubSlackMCP)
 	require.NoError(t, err)
-	snapB, viewB, err := BuildCatalog("mcp", testdata.FilesystemMCP)
+	snapB, viewB, err := buildCatalog("mcp", testdata.FilesystemMCP)
 	require.NoError(t, err)
 	sourceA, _ := viewA.Hashes()
 	sourceB, _ := viewB.Hashes()
 	require.NotEqual(t, sourceA, sourceB)
 
 	ctx := context.Background()
-	e, err := Open(ctx, snapA, WithMaxInstances(2))
+	e, err := Open(ctx, snapA, WithMaxInstances(2), WithEngine(kind))
 	require.NoError(t, err)
 	first, err := e.Catalog()
 	require.NoError(t, err)
@@ -230,26 +234,25 @@ func TestEngineCatalogFollowsSwap(t *testing.T) {
 	require.ErrorIs(t, err, ErrClosed)
 }
 
-// What the view adds to a native build: BuildCatalog against the build and
-// decode it replaces (snapshot.FromCatalog, snapshot.Decode), and the
-// view alone, over the generic MCP catalog (527 tools).
-//
-//	go test ./hostapi -run '^$' -bench 'BuildCatalog|DecodeCatalog' -count 5
-func BenchmarkBuildCatalog(b *testing.B) {
-	generic, err := testdata.GenericMCPCatalog()
-	require.NoError(b, err)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, _, err := BuildCatalog("mcp", generic); err != nil {
-			b.Fatal(err)
-		}
+// buildCatalog is what the gateway does: a native build, then the view of
+// the snapshot it made.
+func buildCatalog(format string, catalog []byte) ([]byte, *Catalog, error) {
+	snap, err := BuildSnapshot(context.Background(), format, catalog, WithEngine(NativeEngine))
+	if err != nil {
+		return nil, nil, err
 	}
+	view, err := DecodeCatalog(snap)
+	return snap, view, err
 }
 
+// What the view costs beside a native build (tens to hundreds of ms): the
+// decode, and the view alone, over the generic MCP catalog (527 tools).
+//
+//	go test ./hostapi -run '^$' -bench 'DecodeCatalog' -count 5
 func BenchmarkDecodeCatalog(b *testing.B) {
 	generic, err := testdata.GenericMCPCatalog()
 	require.NoError(b, err)
-	snap, _, err := BuildCatalog("mcp", generic)
+	snap, _, err := buildCatalog("mcp", generic)
 	require.NoError(b, err)
 	b.Run("decode", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {

@@ -19,6 +19,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 
 	"github.com/toolsift/toolsift/core/compile"
@@ -61,14 +62,11 @@ type ImportReport struct {
 // is a *wire.Error (invalid_snapshot). Cost: the snapshot is decoded in this
 // process (about 20 ms for DWS's 5 MB).
 func StoredImportReport(snap []byte) (json.RawMessage, error) {
-	body, err := snapshot.Decode(snap)
-	if err != nil {
+	_, report, err := snapshotDecode(snap)
+	if err != nil || report == nil {
 		return nil, err
 	}
-	if body.Report == nil {
-		return nil, nil
-	}
-	return json.Marshal(body.Report)
+	return json.Marshal(report)
 }
 
 // DWSDumpBundle reads a DWS catalog dump directory (catalog.json and
@@ -99,6 +97,11 @@ type nativeServer struct {
 type nativeGeneration struct {
 	engine, explain *engine.Engine
 	info            Info
+	report          *importer.Report // the snapshot's stored import report (nil: none)
+	view            struct {
+		once sync.Once
+		view *Catalog
+	}
 }
 
 func openNative(ctx context.Context, snap []byte) (*nativeServer, error) {
@@ -117,12 +120,19 @@ func newNativeGeneration(ctx context.Context, snap []byte) (*nativeGeneration, e
 	if ctx.Err() != nil {
 		return nil, finish(ctx, "open", nil, "")
 	}
-	e, err := compile.Open(snap)
+	// The report is read while the body is decoded (compile.Open checks it
+	// too, but keeps only the engine), for the catalog view.
+	var report *importer.Report
+	keepReport := snapshot.Then(func(body *snapshot.Body) (err error) {
+		report, err = compile.Report(body)
+		return err
+	})
+	e, err := compile.Open(snap, keepReport)
 	if err != nil {
 		return nil, wire.ErrorOf(err)
 	}
 	v := e.Version()
-	return &nativeGeneration{engine: e, explain: e.WithExplain(true), info: Info{
+	return &nativeGeneration{engine: e, explain: e.WithExplain(true), report: report, info: Info{
 		Engine: NativeEngine, Profile: e.Profile().Name, Format: e.Catalog().Format,
 		SourceHash: v.SourceHash, SurfaceHash: v.SurfaceHash,
 		ToolCount: e.ToolCount(), ProductCount: len(e.Catalog().Products), SnapshotBytes: len(snap),
@@ -177,6 +187,17 @@ func (n *nativeServer) provider(ctx context.Context, request []byte) ([]byte, er
 }
 
 func (n *nativeServer) info() Info { return n.current.Load().info }
+
+// catalog is the view of the snapshot serving now, made on first use from
+// the engine's own catalog (no second decode).
+func (n *nativeServer) catalog() (*Catalog, error) {
+	if n.closed.Load() {
+		return nil, ErrClosed
+	}
+	g := n.current.Load()
+	g.view.once.Do(func() { g.view.view = viewOf(g.engine.Profile().Name, g.engine.Catalog(), g.report) })
+	return g.view.view, nil
+}
 
 // swap opens snap and, only if it opens, serves it from the next call on;
 // calls in flight finish on the engine they started with.
@@ -233,15 +254,8 @@ func buildNative(ctx context.Context, format string, catalog []byte, cfg *config
 		}
 	}()
 	snap, report, err := compile.FromCatalog(format, catalog, opts)
-	var unknown *importer.UnknownFormatError
-	var werr *wire.Error
-	switch {
-	case errors.As(err, &unknown):
-		return nil, wire.Validation("unknown_format", err.Error())
-	case errors.As(err, &werr): // the snapshot's own refusal (snapshot_too_large)
-		return nil, werr
-	case err != nil:
-		return nil, wire.Validation("invalid_catalog", err.Error())
+	if err != nil {
+		return nil, buildError(err)
 	}
 	if cfg.onImportReport != nil && report != nil {
 		raw, err := json.Marshal(report)
@@ -266,4 +280,33 @@ func importToolsNative(ctx context.Context, format string, tools []byte) (out []
 		return nil, wire.ErrorOf(err)
 	}
 	return out, nil
+}
+
+// CheckCatalog imports catalog bytes as BuildSnapshot does, without indexing
+// or encoding them: nil when they import (a bad tool is skipped, not an
+// error), else the *wire.Error BuildSnapshot would give. It is the cheap
+// test of one part of a catalog before the whole is built (the gateway
+// imports each server's tools alone, so that one server's list that does
+// not import is left out and the others serve); a catalog that imports may
+// still be refused by the build, for its size.
+func CheckCatalog(format string, catalog []byte) error {
+	if _, _, _, err := importer.ImportWith(format, catalog, importer.Options{}); err != nil {
+		return buildError(err)
+	}
+	return nil
+}
+
+// buildError is the module's refusal of a catalog (the build export's), so
+// that a refused catalog reads the same built either way: unknown_format,
+// the snapshot's own refusal (snapshot_too_large), else invalid_catalog.
+func buildError(err error) error {
+	var unknown *importer.UnknownFormatError
+	var werr *wire.Error
+	switch {
+	case errors.As(err, &unknown):
+		return wire.Validation("unknown_format", err.Error())
+	case errors.As(err, &werr):
+		return werr
+	}
+	return wire.Validation("invalid_catalog", err.Error())
 }

@@ -32,7 +32,7 @@ func TestUnsafeName(t *testing.T) {
 		require.Equal(t, tc.unsafe, UnsafeName(tc.name), "%q", tc.name)
 		catalog := []byte(`{"servers":{"s":{"tools":[{"name":"ok","inputSchema":{"type":"object"}}]},` +
 			quote(t, tc.name) + `:{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}}`)
-		_, view, err := BuildCatalog("mcp", catalog)
+		_, view, err := buildCatalog("mcp", catalog)
 		if tc.unsafe {
 			// The importer refuses the server's product (or skips its tool).
 			require.True(t, err != nil || view.Len() == 1, "%q was imported", tc.name)
@@ -59,7 +59,7 @@ func TestIsInvisibleAndLookalikeKey(t *testing.T) {
 func TestProductID(t *testing.T) {
 	require.Equal(t, "github", ProductID("github"))
 	require.Equal(t, "my_server_v2", ProductID(" my.server.v2 "))
-	_, view, err := BuildCatalog("mcp", []byte(`{"servers":{"my.server":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}}`))
+	_, view, err := buildCatalog("mcp", []byte(`{"servers":{"my.server":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}}`))
 	require.NoError(t, err)
 	tool, ok := view.Tool(ProductID("my.server") + ".t")
 	require.True(t, ok)
