@@ -136,6 +136,9 @@ type Gateway struct {
 
 	exposed exposedTools
 
+	pol             policyState       // the per-client policy serving (policy.go)
+	onPolicyRefusal func(path string) // counts a call or inspect refused by policy; nil: none
+
 	stop context.CancelFunc
 	wg   sync.WaitGroup
 }
@@ -159,6 +162,15 @@ func New(cfg *Config, opts Options) *Gateway {
 		g.servers = append(g.servers, newDownstream(s, opts, g.log, g.markDirty))
 	}
 	g.server = g.newServer()
+	if cfg.Policy != nil {
+		if g.opts.ExposeFound && cfg.Policy.Restricts() {
+			// Never the other way round: dropping the policy would widen
+			// what a client may do.
+			g.log.Error("--expose found is turned off: " + ErrExposeWithPolicy.Error())
+			g.opts.ExposeFound = false
+		}
+		g.pol.current.Store(cfg.Policy)
+	}
 	return g
 }
 

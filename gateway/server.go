@@ -51,6 +51,10 @@ func (g *Gateway) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*m
 		Version: wire.SearchVersion, Query: args.Query, Subqueries: args.Subqueries, Limit: args.Limit,
 		ProductIDs: products, Effects: args.Effects, ExcludeCanonical: args.Exclude,
 	}
+	view, werr := g.restrictSearch(req, gen, &sr, args.Servers)
+	if werr != nil {
+		return errorResult(werr), nil
+	}
 	request, err := json.Marshal(sr)
 	if err != nil {
 		return errorResult(wire.Internal("encode_failed", err.Error())), nil
@@ -59,14 +63,14 @@ func (g *Gateway) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*m
 	if err != nil {
 		return errorResult(engineError(err)), nil
 	}
-	if shared := gen.shadows.shared(args.Query); len(shared) > 1 && len(args.Subqueries) == 0 {
+	if shared := view.visibleShared(gen.shadows.shared(args.Query)); len(shared) > 1 && len(args.Subqueries) == 0 {
 		answer = preferExact(ctx, gen, answer, sr, shared)
 	}
-	if g.opts.ExposeFound {
+	if g.opts.ExposeFound && view == nil {
 		g.expose(gen, answer)
 	}
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(answer)}, &mcp.TextContent{Text: g.renderSearch(gen, answer)}},
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(answer)}, &mcp.TextContent{Text: g.renderSearch(gen, answer, view)}},
 		StructuredContent: json.RawMessage(answer),
 	}, nil
 }
@@ -77,7 +81,10 @@ func (g *Gateway) inspectTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 	if werr := decodeArgs(req.Params.Arguments, &args); werr != nil {
 		return errorResult(werr), nil
 	}
-	_, _, answer, werr := g.resolve(ctx, args.Path, args.SourceHash, args.SurfaceHash)
+	_, r, answer, werr := g.resolve(ctx, args.Path, args.SourceHash, args.SurfaceHash)
+	if werr == nil {
+		werr = g.checkPolicy(req, r)
+	}
 	if werr != nil {
 		return errorResult(werr), nil
 	}
@@ -101,6 +108,9 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 		return errorResult(werr), nil
 	}
 	_, r, _, werr := g.resolve(ctx, args.Path, args.SourceHash, args.SurfaceHash)
+	if werr == nil {
+		werr = g.checkPolicy(req, r)
+	}
 	if werr != nil {
 		return errorResult(werr), nil
 	}
@@ -250,7 +260,7 @@ type searchAnswer struct {
 // the guard's effect where it is not the annotated one, and a flag on a
 // tool that shares its name with another server's), the hashes to pass on,
 // and the servers that are down or left out.
-func (g *Gateway) renderSearch(gen *generation, answer []byte) string {
+func (g *Gateway) renderSearch(gen *generation, answer []byte, view *view) string {
 	var a searchAnswer
 	if err := json.Unmarshal(answer, &a); err != nil {
 		return ""
@@ -280,6 +290,7 @@ func (g *Gateway) renderSearch(gen *generation, answer []byte) string {
 	}
 	for _, s := range g.Status() {
 		switch {
+		case !view.showsServer(s.Name): // a client does not hear of a server its policy hides
 		case !s.Up:
 			fmt.Fprintf(&b, "server %s unavailable: %s; its tools are not in the catalog until it is up\n", s.Name, s.Status)
 		case s.LeftOut != "":
