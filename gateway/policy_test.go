@@ -1,0 +1,300 @@
+package gateway_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolsift/toolsift/gateway"
+)
+
+// policyConfig is a config file with the steady child server (echo and
+// sleep: read; freeze and crash: write; wipe: destructive) as "steady",
+// the relay (alpha: annotated read, but "send" makes it write for the
+// guard of an untrusted server) at relayURL, and the given "policy" object.
+func policyConfig(relayURL, policy string) string {
+	self, _ := json.Marshal(os.Args[0])
+	return fmt.Sprintf(`{"mcpServers": {
+  "steady": {"command": %s, "env": {%q: "steady"}},
+  "relay":  {"url": %q}
+}, "policy": %s}`, self, "TOOLSIFT_GATEWAY_TEST_SERVER", relayURL, policy)
+}
+
+const testPolicy = `{
+  "stdio": {"servers": {"relay": {"effects": "write"}}},
+  "clients": {
+    "alice": {"servers": {"steady": {"effects": "read"}}},
+    "bob":   {"servers": {"steady": {"effects": "destructive", "denyTools": ["cr*"]}, "relay": {"effects": "write"}}}
+  },
+  "default": {"servers": {}}
+}`
+
+// testVerifier is a TokenVerifier for tests: "<client>-token" is the
+// client's token; anything else is refused as the SDK's middleware expects.
+func testVerifier(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+	for _, client := range []string{"alice", "bob", "carol"} {
+		if token == client+"-token" {
+			return &auth.TokenInfo{UserID: client, Scopes: []string{"mcp"}, Expiration: time.Now().Add(time.Hour)}, nil
+		}
+	}
+	return nil, auth.ErrInvalidToken
+}
+
+// bearer adds a token to every request of a client.
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+// httpClient is a go-sdk client of the endpoint at url, sending token
+// ("" for none).
+func httpClient(t testing.TB, url, token string) *mcp.ClientSession {
+	t.Helper()
+	hc := &http.Client{Transport: http.DefaultTransport}
+	if token != "" {
+		hc.Transport = bearer{token, http.DefaultTransport}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "policy-test", Version: "1"}, nil).
+		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// startPolicyGateway runs a gateway on the config in a file, behind the
+// SDK's bearer-token middleware (authenticated) and without it
+// (anonymous), over real HTTP.
+type policyGateway struct {
+	*started
+	authURL, openURL, path string
+}
+
+func startPolicyGateway(t *testing.T, policy string) *policyGateway {
+	t.Helper()
+	relay := newChangingServer(t)
+	path := filepath.Join(t.TempDir(), "servers.json")
+	require.NoError(t, os.WriteFile(path, []byte(policyConfig(relay.http.URL, policy)), 0o644))
+	cfg, err := gateway.LoadConfig(path)
+	require.NoError(t, err)
+	s := startGatewayConfig(t, cfg, gateway.Options{Timeout: 10 * time.Second})
+	authed := httptest.NewServer(auth.RequireBearerToken(testVerifier, nil)(s.g.HTTPHandler()))
+	t.Cleanup(authed.Close)
+	open := httptest.NewServer(s.g.HTTPHandler())
+	t.Cleanup(open.Close)
+	return &policyGateway{started: s, authURL: authed.URL, openURL: open.URL, path: path}
+}
+
+// searchPaths runs search_tools and returns the paths found, failing on an
+// error result.
+func searchPaths(t testing.TB, cs *mcp.ClientSession, args map[string]any) ([]string, hashes) {
+	t.Helper()
+	_, paths, h := search(t, cs, args)
+	return paths, h
+}
+
+// Each client sees, inspects and calls only what its rule lets it: search
+// answers hold up to limit visible tools (the engine ranks the visible ones
+// only), and inspect_tool and call_tool refuse a hidden tool with the typed
+// policy_denied, which never reaches the server.
+func TestPolicyFiltersSearchInspectAndCall(t *testing.T) {
+	pg := startPolicyGateway(t, testPolicy)
+	anonymous := httpClient(t, pg.openURL, "")
+	alice := httpClient(t, pg.authURL, "alice-token")
+	bob := httpClient(t, pg.authURL, "bob-token")
+	carol := httpClient(t, pg.authURL, "carol-token")
+
+	// The anonymous rule is unset: everything, as without a policy.
+	all, h := searchPaths(t, anonymous, map[string]any{"query": "the server process", "limit": 20})
+	require.Subset(t, all, []string{"steady.crash", "steady.freeze"})
+	everything, _ := searchPaths(t, anonymous, map[string]any{"query": "send echo signal sleep wipe crash freeze records", "limit": 20})
+	require.Len(t, everything, 6, "every tool of both servers: %v", everything)
+
+	visible := map[string][]string{
+		"alice": {"steady.echo", "steady.sleep"},
+		"bob":   {"relay.alpha", "steady.echo", "steady.freeze", "steady.sleep"}, // wipe: steady has no allowDestructive; crash: denied
+	}
+	for name, cs := range map[string]*mcp.ClientSession{"alice": alice, "bob": bob} {
+		got, _ := searchPaths(t, cs, map[string]any{"query": "send echo signal sleep wipe crash freeze records", "limit": 20})
+		require.ElementsMatch(t, visible[name], got, name)
+		// Up to limit visible results, in the unfiltered answer's order:
+		// the filter is the engine's, not a cut of its answer.
+		var want []string
+		for _, p := range everything {
+			if slices.Contains(visible[name], p) {
+				want = append(want, p)
+			}
+		}
+		got, _ = searchPaths(t, cs, map[string]any{"query": "send echo signal sleep wipe crash freeze records", "limit": 2})
+		require.Equal(t, want[:2], got, name)
+	}
+
+	// The caller's own filters narrow further, never widen.
+	got, _ := searchPaths(t, alice, map[string]any{"query": "crash the server process", "effects": []string{"write"}})
+	require.Empty(t, got, "alice may call no write tool")
+	r := call(t, alice, "search_tools", map[string]any{"query": "send a signal", "servers": []string{"relay"}})
+	require.Equal(t, "unknown_product", errorReason(t, r), "a hidden server is answered as one the catalog lacks")
+	got, _ = searchPaths(t, bob, map[string]any{"query": "send a signal", "servers": []string{"relay"}})
+	require.Equal(t, []string{"relay.alpha"}, got)
+
+	// inspect and call, under the hashes of a search.
+	_, h = searchPaths(t, alice, map[string]any{"query": "echo"})
+	r = call(t, alice, "inspect_tool", h.args(map[string]any{"path": "steady.echo"}))
+	require.False(t, r.IsError, text(t, r, 0))
+	r = call(t, alice, "call_tool", h.args(map[string]any{"path": "steady.echo", "arguments": map[string]any{"message": "hi"}}))
+	require.Equal(t, "echo: hi", text(t, r, 0))
+	for _, p := range []string{"steady.freeze", "steady.wipe", "relay.alpha"} {
+		r = call(t, alice, "inspect_tool", h.args(map[string]any{"path": p}))
+		require.Equal(t, "policy_denied", errorReason(t, r), p)
+		r = call(t, alice, "call_tool", h.args(map[string]any{"path": p}))
+		require.Equal(t, "policy_denied", errorReason(t, r), p)
+	}
+	require.Contains(t, text(t, r, 0), `server \"relay\" is not visible to client \"alice\"`)
+	r = call(t, bob, "call_tool", h.args(map[string]any{"path": "steady.crash"}))
+	require.Equal(t, "policy_denied", errorReason(t, r))
+	require.Contains(t, text(t, r, 0), "denied to client")
+	r = call(t, bob, "call_tool", h.args(map[string]any{"path": "relay.alpha"}))
+	require.Equal(t, "alpha done", text(t, r, 0))
+	// The refused crash never reached the server: it still answers.
+	r = call(t, bob, "call_tool", h.args(map[string]any{"path": "steady.echo", "arguments": map[string]any{"message": "alive"}}))
+	require.Equal(t, "echo: alive", text(t, r, 0))
+	require.Contains(t, pg.log.String(), "refused by policy")
+
+	// carol has no entry: the default rule, which sees nothing.
+	r = call(t, carol, "search_tools", map[string]any{"query": "echo"})
+	require.Equal(t, "catalog_empty", errorReason(t, r))
+	r = call(t, carol, "call_tool", h.args(map[string]any{"path": "steady.echo", "arguments": map[string]any{"message": "x"}}))
+	require.Equal(t, "policy_denied", errorReason(t, r))
+
+	// The stdio operator (an in-memory client: no HTTP request) has its
+	// own rule: the relay only.
+	got, _ = searchPaths(t, pg.client, map[string]any{"query": "send echo signal sleep wipe crash freeze records", "limit": 20})
+	require.Equal(t, []string{"relay.alpha"}, got)
+}
+
+// The same hard filter answers an exact tool name: a hidden tool is not
+// returned (its server's other visible tools may be).
+func TestPolicyHidesExactNames(t *testing.T) {
+	pg := startPolicyGateway(t, testPolicy)
+	alice := httpClient(t, pg.authURL, "alice-token")
+	for _, q := range []string{"steady.crash", "wipe", "relay.alpha"} {
+		got, _ := searchPaths(t, alice, map[string]any{"query": q})
+		require.NotContains(t, got, q, q)
+		for _, p := range got {
+			require.Contains(t, []string{"steady.echo", "steady.sleep"}, p, q)
+		}
+	}
+}
+
+// A policy change is picked up without a restart: a good file swaps in
+// (on a change of its bytes, or on the reload signal), a bad one is
+// refused with the reason logged and the policy serving kept.
+func TestPolicyReload(t *testing.T) {
+	pg := startPolicyGateway(t, `{"clients": {"alice": {"servers": {"steady": {"effects": "read"}}}}}`)
+	relayURL := func() string {
+		cfg, err := gateway.LoadConfig(pg.path)
+		require.NoError(t, err)
+		for _, s := range cfg.Servers {
+			if s.Name == "relay" {
+				return s.URL
+			}
+		}
+		t.Fatal("no relay")
+		return ""
+	}()
+	hup := make(chan os.Signal, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { pg.g.WatchConfig(ctx, pg.path, 20*time.Millisecond, hup); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+
+	alice := httpClient(t, pg.authURL, "alice-token")
+	_, h := searchPaths(t, alice, map[string]any{"query": "echo"})
+	callAlpha := func() *mcp.CallToolResult {
+		return call(t, alice, "call_tool", h.args(map[string]any{"path": "relay.alpha"}))
+	}
+	require.Equal(t, "policy_denied", errorReason(t, callAlpha()))
+
+	write := func(policy string) {
+		require.NoError(t, os.WriteFile(pg.path, []byte(policyConfig(relayURL, policy)), 0o644))
+	}
+	// A good change swaps in.
+	write(`{"clients": {"alice": {"servers": {"steady": {"effects": "read"}, "relay": {"effects": "write"}}}}}`)
+	eventually(t, 10*time.Second, "the new policy lets alice call relay.alpha", func() bool { return !callAlpha().IsError })
+
+	// Bad ones are refused, and the policy serving stays.
+	for i, bad := range []string{
+		`{"clients": {"alice": {"servers": {"nosuch": {}}}}}`,
+		`{"clients": {"alice": {"servers": {"relay": {"effect": "read"}}}}}`,
+		`{"clients": {"alice": {"servers": {"relay": {"effects": "everything"}}}}}`,
+		`{"clients": {"alice": {"servers": {"relay": {"tools": ["["]}}}}}`,
+	} {
+		write(bad)
+		eventually(t, 10*time.Second, "the bad config is refused", func() bool {
+			return strings.Count(pg.log.String(), "config reload refused") > i
+		})
+		r := callAlpha()
+		require.False(t, r.IsError, "bad config %d: %s", i, text(t, r, 0))
+	}
+	require.NoError(t, os.WriteFile(pg.path, []byte(`{"mcpServers": `), 0o644))
+	eventually(t, 10*time.Second, "a file that is not JSON is refused", func() bool {
+		return strings.Count(pg.log.String(), "config reload refused") > 4
+	})
+	require.False(t, callAlpha().IsError)
+
+	// The signal reloads at once, even with the file unchanged since the
+	// last read: stop the watcher's polling and use the signal alone.
+	cancel()
+	<-done
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	done2 := make(chan struct{})
+	go func() { pg.g.WatchConfig(ctx2, pg.path, 0, hup); close(done2) }()
+	t.Cleanup(func() { cancel2(); <-done2 })
+	write(`{"clients": {"alice": {"servers": {"steady": {}}}}}`)
+	time.Sleep(100 * time.Millisecond)
+	require.False(t, callAlpha().IsError, "without the signal nothing is reloaded")
+	hup <- os.Interrupt
+	eventually(t, 10*time.Second, "the signal reloads the policy", func() bool { return errorReason(t, callAlpha()) == "policy_denied" })
+}
+
+// Config keys of the policy are checked when the file loads.
+func TestPolicyConfigErrors(t *testing.T) {
+	for name, policy := range map[string]string{
+		"unknown server":    `{"clients": {"a": {"servers": {"nosuch": {}}}}}`,
+		"unknown key":       `{"client": {}}`,
+		"unknown rule key":  `{"default": {"server": {}}}`,
+		"bad effect":        `{"default": {"servers": {"relay": {"effects": "all"}}}}`,
+		"bad glob":          `{"default": {"servers": {"relay": {"denyTools": ["a["]}}}}`,
+		"empty tools":       `{"default": {"servers": {"relay": {"tools": []}}}}`,
+		"empty client name": `{"clients": {"": {}}}`,
+	} {
+		_, err := gateway.ParseConfig([]byte(policyConfig("http://127.0.0.1:1/", policy)))
+		var ce *gateway.ConfigError
+		require.ErrorAs(t, err, &ce, name)
+	}
+	cfg, err := gateway.ParseConfig([]byte(policyConfig("http://127.0.0.1:1/", `{"clients": {"a": {"servers": {"*": {"effects": "write", "tools": ["get_*"]}}}}}`)))
+	require.NoError(t, err)
+	require.True(t, cfg.Policy.Restricts())
+	cfg, err = gateway.ParseConfig([]byte(`{"mcpServers": {"x": {"command": "x"}}}`))
+	require.NoError(t, err)
+	require.False(t, cfg.Policy.Restricts(), "no policy key: everything, as before")
+}
