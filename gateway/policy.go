@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsift/toolsift/core/wire"
@@ -269,7 +271,7 @@ func (rule *Rule) seesServer(server string) bool {
 // the request did not come over HTTP (no header), the anonymous rule for an
 // HTTP request without a bearer token, else the client's own rule by its
 // TokenInfo.UserID, or the default rule.
-func (p *Policy) ruleFor(req *mcp.CallToolRequest) *Rule {
+func (p *Policy) ruleFor(ctx context.Context, req *mcp.CallToolRequest) *Rule {
 	var extra *mcp.RequestExtra
 	if req != nil {
 		extra = req.Extra
@@ -277,7 +279,7 @@ func (p *Policy) ruleFor(req *mcp.CallToolRequest) *Rule {
 	if extra == nil || extra.Header == nil {
 		return p.Stdio
 	}
-	info := extra.TokenInfo
+	info := identity(ctx, req)
 	if info == nil {
 		return p.Anonymous
 	}
@@ -287,16 +289,28 @@ func (p *Policy) ruleFor(req *mcp.CallToolRequest) *Rule {
 	return p.Default
 }
 
+// identity is the TokenInfo the authentication middleware attached to
+// the HTTP request behind req: the SDK copies it into the request's Extra
+// (the handler's context is the session's, not always the request's),
+// and the context is asked as well.
+func identity(ctx context.Context, req *mcp.CallToolRequest) *auth.TokenInfo {
+	if req != nil && req.Extra != nil && req.Extra.TokenInfo != nil {
+		return req.Extra.TokenInfo
+	}
+	return auth.TokenInfoFromContext(ctx)
+}
+
 // ClientOf names the client of a tool call for logs: its TokenInfo's
 // UserID, "stdio", or "anonymous".
-func ClientOf(req *mcp.CallToolRequest) string {
+func ClientOf(ctx context.Context, req *mcp.CallToolRequest) string {
 	switch {
 	case req == nil || req.Extra == nil || req.Extra.Header == nil:
 		return "stdio"
-	case req.Extra.TokenInfo == nil:
-		return "anonymous"
 	}
-	return req.Extra.TokenInfo.UserID
+	if info := identity(ctx, req); info != nil {
+		return info.UserID
+	}
+	return "anonymous"
 }
 
 // policyState is the policy serving and, per catalog generation, the
@@ -468,9 +482,9 @@ func (v *view) filter(sr *wire.SearchRequest, serverNames []string) *wire.Error 
 
 // policyDenied is the refusal of inspect_tool or call_tool for a tool the
 // client's rule hides: typed, and worded for the model.
-func (g *Gateway) policyDenied(rule *Rule, r route, why string) *wire.Error {
+func (g *Gateway) policyDenied(client string, rule *Rule, r route, why string) *wire.Error {
 	path := r.tool.Identity.CanonicalPath
-	g.log.Info("refused by policy", "rule", rule.label, "tool", path, "why", why)
+	g.log.Info("refused by policy", "client", client, "rule", rule.label, "tool", path, "why", why)
 	if g.onPolicyRefusal != nil {
 		g.onPolicyRefusal(path)
 	}
@@ -479,19 +493,20 @@ func (g *Gateway) policyDenied(rule *Rule, r route, why string) *wire.Error {
 }
 
 // checkPolicy refuses a resolved route the caller's rule hides.
-func (g *Gateway) checkPolicy(req *mcp.CallToolRequest, r route) *wire.Error {
-	rule := g.policy().ruleFor(req)
+func (g *Gateway) checkPolicy(ctx context.Context, req *mcp.CallToolRequest, r route) *wire.Error {
+	rule := g.policy().ruleFor(ctx, req)
 	if ok, why := rule.verdict(r); !ok {
-		return g.policyDenied(rule, r, why)
+		return g.policyDenied(ClientOf(ctx, req), rule, r, why)
 	}
 	return nil
 }
 
-// searchView is the search filter for the caller of req, or nil when its
-// rule sees everything. names are the servers the caller asked for.
-func (g *Gateway) restrictSearch(req *mcp.CallToolRequest, gen *generation, sr *wire.SearchRequest, names []string) (*view, *wire.Error) {
+// restrictSearch narrows sr to the view of the caller of req, which it
+// returns (nil when the caller's rule sees everything). names are the
+// servers the caller asked for.
+func (g *Gateway) restrictSearch(ctx context.Context, req *mcp.CallToolRequest, gen *generation, sr *wire.SearchRequest, names []string) (*view, *wire.Error) {
 	p := g.policy()
-	v := g.viewOf(gen, p, p.ruleFor(req))
+	v := g.viewOf(gen, p, p.ruleFor(ctx, req))
 	if v == nil {
 		return nil, nil
 	}

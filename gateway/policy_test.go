@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -177,7 +178,7 @@ func TestPolicyFiltersSearchInspectAndCall(t *testing.T) {
 	// The refused crash never reached the server: it still answers.
 	r = call(t, bob, "call_tool", h.args(map[string]any{"path": "steady.echo", "arguments": map[string]any{"message": "alive"}}))
 	require.Equal(t, "echo: alive", text(t, r, 0))
-	require.Contains(t, pg.log.String(), "refused by policy")
+	require.Contains(t, pg.log.String(), `msg="refused by policy" client=bob rule="client \"bob\"" tool=steady.crash`)
 
 	// carol has no entry: the default rule, which sees nothing.
 	r = call(t, carol, "search_tools", map[string]any{"query": "echo"})
@@ -297,4 +298,89 @@ func TestPolicyConfigErrors(t *testing.T) {
 	cfg, err = gateway.ParseConfig([]byte(`{"mcpServers": {"x": {"command": "x"}}}`))
 	require.NoError(t, err)
 	require.False(t, cfg.Policy.Restricts(), "no policy key: everything, as before")
+}
+
+// Policy swaps under load (run by make race): while the policy flips
+// between two rules for alice, every search answers exactly one rule's
+// view, never a mix, and every call is either served or policy_denied.
+func TestConcurrentPolicySwaps(t *testing.T) {
+	steadyOnly := `{"clients": {"alice": {"servers": {"steady": {"effects": "read"}}}}}`
+	relayOnly := `{"clients": {"alice": {"servers": {"relay": {"effects": "write"}}}}}`
+	pg := startPolicyGateway(t, steadyOnly)
+	var policies []*gateway.Policy
+	for _, p := range []string{steadyOnly, relayOnly} {
+		cfg, err := gateway.ParseConfig([]byte(policyConfig("http://127.0.0.1:1/", p)))
+		require.NoError(t, err)
+		policies = append(policies, cfg.Policy)
+	}
+	views := [][]string{{"steady.echo", "steady.sleep"}, {"relay.alpha"}}
+
+	stop := make(chan struct{})
+	swapped := make(chan int)
+	errs := make(chan error, 64)
+	go func() {
+		n := 0
+		defer func() { swapped <- n }()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if err := pg.g.SetPolicy(policies[n%2]); err != nil {
+				errs <- err
+				return
+			}
+			n++
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ {
+		cs := httpClient(t, pg.authURL, "alice-token")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx := context.Background()
+			for i := 0; i < 25; i++ {
+				r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_tools", Arguments: map[string]any{"query": "send echo signal sleep wipe crash freeze records", "limit": 20}})
+				if err != nil {
+					errs <- err
+					return
+				}
+				var a searchAnswer
+				if r.IsError || json.Unmarshal([]byte(r.Content[0].(*mcp.TextContent).Text), &a) != nil {
+					errs <- fmt.Errorf("search failed: %v", r.Content)
+					return
+				}
+				var got []string
+				for _, c := range a.Candidates {
+					got = append(got, c.CanonicalPath)
+				}
+				slices.Sort(got)
+				if !slices.Equal(got, views[0]) && !slices.Equal(got, views[1]) {
+					errs <- fmt.Errorf("a search saw %v: neither rule's view", got)
+					return
+				}
+				r, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "call_tool", Arguments: map[string]any{
+					"path": "relay.alpha", "source_hash": a.Catalog.SourceHash, "surface_hash": a.Catalog.SurfaceHash}})
+				if err != nil {
+					errs <- err
+					return
+				}
+				body := r.Content[0].(*mcp.TextContent).Text
+				if body != "alpha done" && !strings.Contains(body, `"reason":"policy_denied"`) {
+					errs <- fmt.Errorf("call answered %s", body)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	require.Greater(t, <-swapped, 10, "the policy swapped while the clients ran")
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
 }

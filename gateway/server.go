@@ -51,7 +51,7 @@ func (g *Gateway) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*m
 		Version: wire.SearchVersion, Query: args.Query, Subqueries: args.Subqueries, Limit: args.Limit,
 		ProductIDs: products, Effects: args.Effects, ExcludeCanonical: args.Exclude,
 	}
-	view, werr := g.restrictSearch(req, gen, &sr, args.Servers)
+	view, werr := g.restrictSearch(ctx, req, gen, &sr, args.Servers)
 	if werr != nil {
 		return errorResult(werr), nil
 	}
@@ -83,7 +83,7 @@ func (g *Gateway) inspectTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 	}
 	_, r, answer, werr := g.resolve(ctx, args.Path, args.SourceHash, args.SurfaceHash)
 	if werr == nil {
-		werr = g.checkPolicy(req, r)
+		werr = g.checkPolicy(ctx, req, r)
 	}
 	if werr != nil {
 		return errorResult(werr), nil
@@ -109,7 +109,7 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 	}
 	_, r, _, werr := g.resolve(ctx, args.Path, args.SourceHash, args.SurfaceHash)
 	if werr == nil {
-		werr = g.checkPolicy(req, r)
+		werr = g.checkPolicy(ctx, req, r)
 	}
 	if werr != nil {
 		return errorResult(werr), nil
