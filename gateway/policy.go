@@ -409,8 +409,12 @@ func computeView(gen *generation, rule *Rule) *view {
 		}
 		e := r.tool.Safety.Effect
 		v.excluded[e] = append(v.excluded[e], p)
-		v.excludedN++
-		size += len(p) + 3
+		// Only those the effect filter leaves go into a request (unless
+		// the caller asks for effects the rule hides whole: filter).
+		if v.effects == nil || slices.Contains(v.effects, e) || !slices.Contains(effectNames, e) {
+			v.excludedN++
+			size += len(p) + 3
+		}
 	}
 	v.tooLarge = size > maxViewBytes
 	return v
