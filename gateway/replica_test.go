@@ -70,7 +70,9 @@ var servingLine = regexp.MustCompile(`serving streamable HTTP on (http://\S+)`)
 
 func startReplica(t *testing.T, bin, config string) *replica {
 	t.Helper()
-	cmd := exec.Command(bin, "mcp", "--config", config, "--listen", "127.0.0.1:0", "--stateless", "--startup-wait", "60s")
+	// --reload-interval 0: the policy is reloaded on SIGHUP only, so the
+	// test knows when.
+	cmd := exec.Command(bin, "mcp", "--config", config, "--listen", "127.0.0.1:0", "--stateless", "--startup-wait", "60s", "--reload-interval", "0")
 	pipe, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
@@ -305,10 +307,11 @@ func TestReplicasBehindRoundRobinProxy(t *testing.T) {
 	require.NoError(t, os.WriteFile(notePath, []byte(note), 0o644))
 	relay := newChangingServer(t)
 	config := filepath.Join(t.TempDir(), "servers.json")
-	doc, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
+	servers := map[string]any{
 		"relay":      map[string]any{"url": relay.http.URL},
 		"filesystem": map[string]any{"command": fs.Command, "args": fs.Args},
-	}})
+	}
+	doc, err := json.Marshal(map[string]any{"mcpServers": servers})
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(config, doc, 0o644))
 
@@ -394,5 +397,39 @@ func TestReplicasBehindRoundRobinProxy(t *testing.T) {
 		require.NotEqual(t, victim, rr.last().replica)
 	}
 	require.Equal(t, 1, retries, "the killed replica cost one retried request")
-	require.True(t, strings.Contains(replicas[(victim+1)%3].stderr.String(), "serving streamable HTTP"))
+
+	// SIGHUP reloads the policy in every live replica: the Python client
+	// (no token: the anonymous rule) now sees the relay only.
+	doc, err = json.Marshal(map[string]any{"mcpServers": servers,
+		"policy": map[string]any{"anonymous": map[string]any{"servers": map[string]any{"relay": map[string]any{"effects": "write"}}}}})
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(config, doc, 0o644))
+	for i, r := range replicas {
+		if i != victim {
+			require.NoError(t, r.cmd.Process.Signal(syscall.SIGHUP))
+		}
+	}
+	eventually(t, 30*time.Second, "every live replica reloaded the policy", func() bool {
+		for i := range replicas {
+			if i != victim && !strings.Contains(replicas[i].stderr.String(), "config reloaded") {
+				return false
+			}
+		}
+		return true
+	})
+	answeredBy := map[int]bool{}
+	for range 2 { // one search on each live replica, then one call on each
+		p, _ := answerOf(t, py.ok("search_tools", map[string]any{"query": "read a text file or send a beta signal", "limit": 20}, false))
+		answeredBy[rr.last().replica] = true
+		require.NotEmpty(t, p)
+		for _, path := range p {
+			require.True(t, strings.HasPrefix(path, "relay."), "%s is hidden by the new policy", path)
+		}
+	}
+	for range 2 {
+		a = py.call("call_tool", after.args(map[string]any{"path": "filesystem.read_text_file", "arguments": map[string]any{"path": notePath}}), false)
+		answeredBy[rr.last().replica] = true
+		require.True(t, a.OK && a.IsError && strings.Contains(a.Texts[0], `"reason":"policy_denied"`), "%+v", a)
+	}
+	require.Len(t, answeredBy, 2, "both live replicas answered")
 }
