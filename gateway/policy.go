@@ -8,12 +8,14 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/wire"
 )
 
@@ -533,3 +535,36 @@ func (v *view) visibleShared(paths []string) []string {
 
 // showsServer reports whether a status line about server may be shown.
 func (v *view) showsServer(server string) bool { return v == nil || v.rule.seesServer(server) }
+
+// shadowNote is the shadowing flag of path that v may show. A flag names
+// the other servers' tools of the same name, so under a view it is shown
+// whole only when the view sees all of them; otherwise it names the
+// visible ones alone, or none when no other is visible.
+func (v *view) shadowNote(gen *generation, path string) string {
+	note := gen.shadows.notes[path]
+	if v == nil || note == "" {
+		return note
+	}
+	r, ok := gen.routes[path]
+	if !ok {
+		return ""
+	}
+	var others []string
+	all := true
+	for _, p := range gen.shadows.byName[catalog.LookalikeKey(r.name)] {
+		switch {
+		case p == path:
+		case v.visible[p]:
+			others = append(others, p)
+		default:
+			all = false
+		}
+	}
+	switch {
+	case all:
+		return note
+	case len(others) == 0:
+		return ""
+	}
+	return fmt.Sprintf("shares its name (or one that looks the same) with %s, from another server: check which one you mean", strings.Join(others, ", "))
+}

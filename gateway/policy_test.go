@@ -384,3 +384,37 @@ func TestConcurrentPolicySwaps(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A shadowing flag names the other servers' tools of the same name: a
+// client whose rule hides one of them does not read its path there.
+func TestPolicyShadowNotesNameVisibleToolsOnly(t *testing.T) {
+	self, _ := json.Marshal(os.Args[0])
+	path := filepath.Join(t.TempDir(), "servers.json")
+	require.NoError(t, os.WriteFile(path, []byte(fmt.Sprintf(`{"mcpServers": {
+  "steady": {"command": %s, "env": {"TOOLSIFT_GATEWAY_TEST_SERVER": "steady"}},
+  "copy":   {"command": %s, "env": {"TOOLSIFT_GATEWAY_TEST_SERVER": "steady"}}
+}, "policy": {"clients": {"alice": {"servers": {"copy": {}}}, "bob": {"servers": {"*": {}}}}}}`, self, self)), 0o644))
+	cfg, err := gateway.LoadConfig(path)
+	require.NoError(t, err)
+	s := startGatewayConfig(t, cfg, gateway.Options{Timeout: 10 * time.Second})
+	authed := httptest.NewServer(auth.RequireBearerToken(testVerifier, nil)(s.g.HTTPHandler()))
+	t.Cleanup(authed.Close)
+
+	rendering := func(cs *mcp.ClientSession) string {
+		r := call(t, cs, "search_tools", map[string]any{"query": "echo a message back", "limit": 3})
+		require.False(t, r.IsError, text(t, r, 0))
+		return text(t, r, 1)
+	}
+	all := rendering(s.client) // the stdio rule: everything
+	require.Contains(t, all, "steady.echo")
+	require.Contains(t, all, "copy.echo")
+	require.Contains(t, all, "SHADOWS")
+
+	alice := rendering(httpClient(t, authed.URL, "alice-token"))
+	require.Contains(t, alice, "copy.echo")
+	require.NotContains(t, alice, "steady", "alice's rule hides the steady server: %s", alice)
+
+	bob := rendering(httpClient(t, authed.URL, "bob-token"))
+	require.Contains(t, bob, "SHADOWS", "bob sees both: the whole flag")
+	require.Contains(t, bob, "steady.echo")
+}

@@ -278,7 +278,7 @@ func (g *Gateway) renderSearch(gen *generation, answer []byte, view *view) strin
 			effect = fmt.Sprintf("%s; annotated %s, untrusted", r.effect, c.Effect)
 		}
 		fmt.Fprintf(&b, "%d. %s [%s] %s\n", i+1, c.CanonicalPath, effect, summary)
-		if note := gen.shadows.notes[c.CanonicalPath]; note != "" {
+		if note := view.shadowNote(gen, c.CanonicalPath); note != "" {
 			fmt.Fprintf(&b, "   (!) %s\n", note)
 		}
 	}
