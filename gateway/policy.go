@@ -568,3 +568,13 @@ func (v *view) shadowNote(gen *generation, path string) string {
 	}
 	return fmt.Sprintf("shares its name (or one that looks the same) with %s, from another server: check which one you mean", strings.Join(others, ", "))
 }
+
+// maskForClient words an error for a client whose rule hides something:
+// catalog_empty lists every server's state, which would name the servers
+// the rule hides.
+func (g *Gateway) maskForClient(ctx context.Context, req *mcp.CallToolRequest, werr *wire.Error) *wire.Error {
+	if werr == nil || werr.Reason != "catalog_empty" || g.policy().ruleFor(ctx, req).all {
+		return werr
+	}
+	return wire.Discovery("catalog_empty", "no tool is visible to this client yet (the gateway's policy; its servers may still be starting)")
+}

@@ -418,3 +418,29 @@ func TestPolicyShadowNotesNameVisibleToolsOnly(t *testing.T) {
 	require.Contains(t, bob, "SHADOWS", "bob sees both: the whole flag")
 	require.Contains(t, bob, "steady.echo")
 }
+
+// catalog_empty names every server's state: a client whose rule hides
+// some servers gets it without their names.
+func TestPolicyCatalogEmptyHidesServerNames(t *testing.T) {
+	self, _ := json.Marshal(os.Args[0])
+	path := filepath.Join(t.TempDir(), "servers.json")
+	require.NoError(t, os.WriteFile(path, []byte(fmt.Sprintf(`{"mcpServers": {
+  "secret-backend": {"command": %s, "env": {"TOOLSIFT_GATEWAY_TEST_SERVER": "hang-init"}}
+}, "policy": {"clients": {"alice": {"servers": {}}}}}`, self)), 0o644))
+	cfg, err := gateway.LoadConfig(path)
+	require.NoError(t, err)
+	s := startGatewayConfig(t, cfg, gateway.Options{Timeout: 5 * time.Second, StartupWait: 100 * time.Millisecond})
+	authed := httptest.NewServer(auth.RequireBearerToken(testVerifier, nil)(s.g.HTTPHandler()))
+	t.Cleanup(authed.Close)
+
+	r := call(t, s.client, "search_tools", map[string]any{"query": "anything"})
+	require.Equal(t, "catalog_empty", errorReason(t, r))
+	require.Contains(t, text(t, r, 0), "secret-backend", "the operator's rule sees everything")
+	alice := httpClient(t, authed.URL, "alice-token")
+	ref := map[string]any{"path": "secret-backend.x", "source_hash": "sha256:0", "surface_hash": "sha256:0"}
+	for tool, args := range map[string]map[string]any{"search_tools": {"query": "anything"}, "inspect_tool": ref, "call_tool": ref} {
+		r = call(t, alice, tool, args)
+		require.Equal(t, "catalog_empty", errorReason(t, r), tool)
+		require.NotContains(t, text(t, r, 0), "secret", tool)
+	}
+}

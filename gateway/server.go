@@ -41,7 +41,7 @@ func (g *Gateway) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*m
 	}
 	gen, werr := g.serving()
 	if werr != nil {
-		return errorResult(werr), nil
+		return errorResult(g.maskForClient(ctx, req, werr)), nil
 	}
 	products := make([]string, len(args.Servers))
 	for i, s := range args.Servers {
@@ -84,6 +84,8 @@ func (g *Gateway) inspectTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 	_, r, answer, werr := g.resolve(ctx, args.Path, args.SourceHash, args.SurfaceHash)
 	if werr == nil {
 		werr = g.checkPolicy(ctx, req, r)
+	} else {
+		werr = g.maskForClient(ctx, req, werr)
 	}
 	if werr != nil {
 		return errorResult(werr), nil
@@ -110,6 +112,8 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 	_, r, _, werr := g.resolve(ctx, args.Path, args.SourceHash, args.SurfaceHash)
 	if werr == nil {
 		werr = g.checkPolicy(ctx, req, r)
+	} else {
+		werr = g.maskForClient(ctx, req, werr)
 	}
 	if werr != nil {
 		return errorResult(werr), nil
