@@ -322,9 +322,11 @@ type policyState struct {
 	current atomic.Pointer[Policy]
 	mu      sync.Mutex
 	gen     *generation
-	pol     *Policy
 	views   map[*Rule]*view
 }
+
+// maxCachedViews bounds the views kept for one generation.
+const maxCachedViews = 256
 
 // view is what one rule sees of one generation, as the engine's hard
 // filters: the products (servers) it may see, the effects it may see at
@@ -343,6 +345,7 @@ type view struct {
 	empty     bool                // the rule sees no tool of this catalog
 	servers   map[string]bool     // server name → visible
 	excludedN int
+	common    []string // the exclusion when the caller filters on nothing more
 }
 
 // maxViewBytes bounds a view's exclusion list in a search request, leaving
@@ -361,15 +364,18 @@ func (g *Gateway) policy() *Policy {
 var defaultPolicy = DefaultPolicy()
 
 // viewOf is rule's view of gen, from the cache or computed.
-func (g *Gateway) viewOf(gen *generation, p *Policy, rule *Rule) *view {
+func (g *Gateway) viewOf(gen *generation, rule *Rule) *view {
 	if rule.all {
 		return nil
 	}
 	s := &g.pol
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.gen != gen || s.pol != p {
-		s.gen, s.pol, s.views = gen, p, map[*Rule]*view{}
+	// Views are kept per rule for the generation serving: a policy
+	// swapped back and forth keeps its rules' views, and a reload's new
+	// rules add theirs; bounded, since old rules are never asked again.
+	if s.gen != gen || len(s.views) >= maxCachedViews {
+		s.gen, s.views = gen, map[*Rule]*view{}
 	}
 	if v := s.views[rule]; v != nil {
 		return v
@@ -419,6 +425,11 @@ func computeView(gen *generation, rule *Rule) *view {
 		}
 	}
 	v.tooLarge = size > maxViewBytes
+	// The exclusion of a request without effects or exclusions of its own,
+	// the common case, once: requests share it (it is only read).
+	sr := wire.SearchRequest{Effects: v.effects}
+	v.merge(&sr)
+	v.common = sr.ExcludeCanonical
 	return v
 }
 
@@ -447,6 +458,11 @@ func (v *view) filter(sr *wire.SearchRequest, serverNames []string) *wire.Error 
 	}
 	effects := v.effects
 	if len(sr.Effects) > 0 {
+		// The engine reads effects case-insensitively: so must the
+		// intersection, or "READ" would pass as an effect it hides none of.
+		for i, e := range sr.Effects {
+			sr.Effects[i] = strings.ToLower(e)
+		}
 		var both []string
 		for _, e := range sr.Effects {
 			if v.effects == nil || slices.Contains(v.effects, e) {
@@ -462,6 +478,18 @@ func (v *view) filter(sr *wire.SearchRequest, serverNames []string) *wire.Error 
 		effects = both
 	}
 	sr.Effects = effects
+	if slices.Equal(sr.Effects, v.effects) && len(sr.ExcludeCanonical) == 0 {
+		sr.ExcludeCanonical = v.common // effects are v.effects: the common case
+		return nil
+	}
+	v.merge(sr)
+	return nil
+}
+
+// merge adds to sr's exclusions the hidden tools of the effects sr
+// filters on (every effect when it filters on none), sorted and unique.
+func (v *view) merge(sr *wire.SearchRequest) {
+	effects := sr.Effects
 	considered := effectNames
 	if len(effects) > 0 {
 		considered = effects
@@ -483,7 +511,6 @@ func (v *view) filter(sr *wire.SearchRequest, serverNames []string) *wire.Error 
 		slices.Sort(excluded)
 		sr.ExcludeCanonical = slices.Compact(excluded)
 	}
-	return nil
 }
 
 // policyDenied is the refusal of inspect_tool or call_tool for a tool the
@@ -512,7 +539,7 @@ func (g *Gateway) checkPolicy(ctx context.Context, req *mcp.CallToolRequest, r r
 // servers the caller asked for.
 func (g *Gateway) restrictSearch(ctx context.Context, req *mcp.CallToolRequest, gen *generation, sr *wire.SearchRequest, names []string) (*view, *wire.Error) {
 	p := g.policy()
-	v := g.viewOf(gen, p, p.ruleFor(ctx, req))
+	v := g.viewOf(gen, p.ruleFor(ctx, req))
 	if v == nil {
 		return nil, nil
 	}

@@ -59,6 +59,15 @@ func TestViewFilters(t *testing.T) {
 	require.Equal(t, []string{"write"}, sr.Effects)
 	require.Equal(t, []string{"a.write0", "a.zzz"}, sr.ExcludeCanonical)
 
+	// Effects are compared as the engine reads them, case folded.
+	sr = wire.SearchRequest{Effects: []string{"WRITE"}}
+	require.Nil(t, v.filter(&sr, nil))
+	require.Equal(t, []string{"write"}, sr.Effects)
+	require.Equal(t, []string{"a.write0"}, sr.ExcludeCanonical)
+	sr = wire.SearchRequest{Effects: []string{"Read"}}
+	require.Nil(t, v.filter(&sr, nil))
+	require.Equal(t, []string{"a.raised"}, sr.ExcludeCanonical)
+
 	// A server the rule hides is a product the catalog lacks.
 	sr = wire.SearchRequest{ProductIDs: []string{"b"}}
 	require.Equal(t, "unknown_product", v.filter(&sr, []string{"b"}).Reason)
