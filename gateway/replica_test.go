@@ -26,8 +26,9 @@ import (
 )
 
 // pythonWithMCP is a Python that imports the official `mcp` SDK: the one
-// TOOLSIFT_PYTHON names, else the repository's .venv (make setup installs
-// ./bindings/python[test], which pins mcp, there). Without one the test is
+// TOOLSIFT_PYTHON names, else the virtual environment make setup makes
+// (VENV, default the repository's .venv), where it installs
+// ./bindings/python[test], which pins mcp. Without one the test is
 // skipped and the skip recorded (a failure under CI=true).
 func pythonWithMCP(t *testing.T) string {
 	t.Helper()
@@ -35,9 +36,15 @@ func pythonWithMCP(t *testing.T) string {
 	if p := os.Getenv("TOOLSIFT_PYTHON"); p != "" {
 		candidates = append(candidates, p)
 	}
-	if root, err := filepath.Abs(".."); err == nil {
-		candidates = append(candidates, filepath.Join(root, ".venv", "bin", "python"))
+	root, err := filepath.Abs("..")
+	require.NoError(t, err)
+	if venv := os.Getenv("VENV"); venv != "" { // make test VENV=…
+		if !filepath.IsAbs(venv) {
+			venv = filepath.Join(root, venv)
+		}
+		candidates = append(candidates, filepath.Join(venv, "bin", "python"))
 	}
+	candidates = append(candidates, filepath.Join(root, ".venv", "bin", "python"))
 	for _, p := range candidates {
 		if exec.Command(p, "-c", "import mcp.client.streamable_http").Run() == nil {
 			return p
