@@ -8,6 +8,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,8 +26,9 @@ import (
 //	"policy": {
 //	  "stdio":     RULE,   // the local operator over stdio
 //	  "anonymous": RULE,   // an HTTP request without a bearer token
-//	  "default":   RULE,   // an authenticated client without its own entry
-//	  "clients":   {"<client>": RULE, …}
+//	  "default":   RULE,   // an authenticated client matched by nothing below
+//	  "clients":   {"<client>": RULE, …},
+//	  "scopes":    {"<scope>": RULE, …}   // a client without a "clients" entry
 //	}
 //	RULE = {"servers": {"<server>" | "*": {"effects": "read"|"write"|"destructive",
 //	                                        "tools": ["<name or glob>", …],
@@ -35,13 +37,17 @@ import (
 // A rule without "servers" lets its client see and call everything, as a
 // gateway without a policy does; every key defaults to that rule. A client
 // is the TokenInfo.UserID the authentication middleware sets (a static
-// token's client name, or a JWT's subject).
+// token's client name, or a JWT's subject); one without a "clients" entry
+// whose token carries scopes that "scopes" names gets the union of their
+// rules.
 //
 // A client never sees a tool it may not call: search answers, inspect_tool
 // and call_tool all apply the same visibility (Rule.visible).
 type Policy struct {
 	Stdio, Anonymous, Default *Rule
 	Clients                   map[string]*Rule
+	Scopes                    map[string]*Rule
+	unions                    sync.Map // the scopes' rules of a token, joined by spaces → their union (*Rule)
 }
 
 // Rule is one client's view of the catalog.
@@ -51,6 +57,9 @@ type Rule struct {
 	// behaviour without a policy).
 	all     bool
 	servers map[string]serverRule // by server name; "*" for any other
+	// union, when set, is the rules this one joins: it shows what any of
+	// them shows (a token's scopes each granting a part).
+	union []*Rule
 }
 
 type serverRule struct {
@@ -76,7 +85,7 @@ func allowAll(label string) *Rule { return &Rule{label: label, all: true} }
 // client sees and may call everything, as before policies existed.
 func DefaultPolicy() *Policy {
 	return &Policy{Stdio: allowAll("the stdio rule"), Anonymous: allowAll("the anonymous rule"),
-		Default: allowAll("the default rule"), Clients: map[string]*Rule{}}
+		Default: allowAll("the default rule"), Clients: map[string]*Rule{}, Scopes: map[string]*Rule{}}
 }
 
 // Restricts reports whether any rule of p hides anything.
@@ -86,9 +95,11 @@ func (p *Policy) Restricts() bool {
 			return true
 		}
 	}
-	for _, r := range p.Clients {
-		if !r.all {
-			return true
+	for _, rules := range []map[string]*Rule{p.Clients, p.Scopes} {
+		for _, r := range rules {
+			if !r.all {
+				return true
+			}
 		}
 	}
 	return false
@@ -113,6 +124,7 @@ type rawPolicy struct {
 	Anonymous *json.RawMessage           `json:"anonymous"`
 	Default   *json.RawMessage           `json:"default"`
 	Clients   map[string]json.RawMessage `json:"clients"`
+	Scopes    map[string]json.RawMessage `json:"scopes"`
 }
 
 // parsePolicy reads the "policy" key of a config file (absent: the
@@ -158,6 +170,16 @@ func parsePolicy(data []byte, names map[string]bool) (*Policy, error) {
 			return nil, err
 		}
 		p.Clients[client] = r
+	}
+	for _, scope := range slices.Sorted(maps.Keys(raw.Scopes)) {
+		if scope == "" || strings.ContainsAny(scope, " \t\n") {
+			return nil, configErrorf("policy.scopes: %q is not a scope (one word, as OAuth writes them)", scope)
+		}
+		r, err := parseRule(raw.Scopes[scope], fmt.Sprintf("policy.scopes[%q]", scope), fmt.Sprintf("scope %q", scope), names)
+		if err != nil {
+			return nil, err
+		}
+		p.Scopes[scope] = r
 	}
 	return p, nil
 }
@@ -231,6 +253,14 @@ func (rule *Rule) verdict(r route) (bool, string) {
 	if rule.all {
 		return true, ""
 	}
+	if rule.union != nil {
+		for _, member := range rule.union {
+			if ok, _ := member.verdict(r); ok {
+				return true, ""
+			}
+		}
+		return false, fmt.Sprintf("none of the rules of %s lets this client use tool %q of server %q", rule.label, r.name, r.server.cfg.Name)
+	}
 	server := r.server.cfg.Name
 	sr, ok := rule.servers[server]
 	if !ok {
@@ -262,6 +292,9 @@ func (rule *Rule) seesServer(server string) bool {
 	if rule.all {
 		return true
 	}
+	if rule.union != nil {
+		return slices.ContainsFunc(rule.union, func(m *Rule) bool { return m.seesServer(server) })
+	}
 	_, ok := rule.servers[server]
 	if !ok {
 		_, ok = rule.servers["*"]
@@ -288,7 +321,46 @@ func (p *Policy) ruleFor(ctx context.Context, req *mcp.CallToolRequest) *Rule {
 	if r, ok := p.Clients[info.UserID]; ok && info.UserID != "" {
 		return r
 	}
-	return p.Default
+	return p.scopesRule(info.Scopes)
+}
+
+// scopesRule is the rule of a token's scopes: the one rule of the one
+// scope "scopes" names, the union of several (made once per set of scopes
+// and kept, so that its views are cached like any rule's), or the default
+// rule when none is named.
+func (p *Policy) scopesRule(scopes []string) *Rule {
+	var matched []string
+	for _, scope := range scopes {
+		if _, ok := p.Scopes[scope]; ok {
+			matched = append(matched, scope)
+		}
+	}
+	slices.Sort(matched)
+	matched = slices.Compact(matched)
+	switch len(matched) {
+	case 0:
+		return p.Default
+	case 1:
+		return p.Scopes[matched[0]]
+	}
+	key := strings.Join(matched, " ")
+	if r, ok := p.unions.Load(key); ok {
+		return r.(*Rule)
+	}
+	quoted := make([]string, len(matched))
+	union := &Rule{}
+	for i, scope := range matched {
+		quoted[i] = strconv.Quote(scope)
+		member := p.Scopes[scope]
+		union.all = union.all || member.all
+		union.union = append(union.union, member)
+	}
+	union.label = "scopes " + strings.Join(quoted, ", ")
+	if union.all {
+		union.union = nil
+	}
+	r, _ := p.unions.LoadOrStore(key, union)
+	return r.(*Rule)
 }
 
 // identity is the TokenInfo the authentication middleware attached to

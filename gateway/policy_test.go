@@ -45,9 +45,13 @@ const testPolicy = `{
 // testVerifier is a TokenVerifier for tests: "<client>-token" is the
 // client's token; anything else is refused as the SDK's middleware expects.
 func testVerifier(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
-	for _, client := range []string{"alice", "bob", "carol"} {
+	scopes := map[string][]string{
+		"alice": {"mcp"}, "bob": {"mcp"}, "carol": {"mcp"},
+		"dave": {"mcp", "steady-read", "relay-write"}, "erin": {"relay-write"},
+	}
+	for client, granted := range scopes {
 		if token == client+"-token" {
-			return &auth.TokenInfo{UserID: client, Scopes: []string{"mcp"}, Expiration: time.Now().Add(time.Hour)}, nil
+			return &auth.TokenInfo{UserID: client, Scopes: granted, Expiration: time.Now().Add(time.Hour)}, nil
 		}
 	}
 	return nil, auth.ErrInvalidToken
@@ -287,6 +291,8 @@ func TestPolicyConfigErrors(t *testing.T) {
 		"bad glob":          `{"default": {"servers": {"relay": {"denyTools": ["a["]}}}}`,
 		"empty tools":       `{"default": {"servers": {"relay": {"tools": []}}}}`,
 		"empty client name": `{"clients": {"": {}}}`,
+		"scope with spaces": `{"scopes": {"read write": {}}}`,
+		"bad scope rule":    `{"scopes": {"read": {"servers": {"relay": {"effects": "none"}}}}}`,
 	} {
 		_, err := gateway.ParseConfig([]byte(policyConfig("http://127.0.0.1:1/", policy)))
 		var ce *gateway.ConfigError
@@ -443,4 +449,29 @@ func TestPolicyCatalogEmptyHidesServerNames(t *testing.T) {
 		require.Equal(t, "catalog_empty", errorReason(t, r), tool)
 		require.NotContains(t, text(t, r, 0), "secret", tool)
 	}
+}
+
+// A client without its own entry is given the rules of its token's
+// scopes, the union of several; an entry of its own comes first, and a
+// token whose scopes name no rule gets the default rule.
+func TestPolicyByScopes(t *testing.T) {
+	pg := startPolicyGateway(t, `{
+  "clients": {"erin": {"servers": {"steady": {"effects": "read", "tools": ["echo"]}}}},
+  "scopes": {"steady-read": {"servers": {"steady": {"effects": "read"}}}, "relay-write": {"servers": {"relay": {"effects": "write"}}}},
+  "default": {"servers": {}}
+}`)
+	query := map[string]any{"query": "send echo signal sleep wipe crash freeze records", "limit": 20}
+	got, h := searchPaths(t, httpClient(t, pg.authURL, "dave-token"), query)
+	require.ElementsMatch(t, []string{"relay.alpha", "steady.echo", "steady.sleep"}, got, "dave: both scopes' rules")
+	dave := httpClient(t, pg.authURL, "dave-token")
+	r := call(t, dave, "call_tool", h.args(map[string]any{"path": "relay.alpha"}))
+	require.Equal(t, "alpha done", text(t, r, 0))
+	r = call(t, dave, "call_tool", h.args(map[string]any{"path": "steady.freeze"}))
+	require.Equal(t, "policy_denied", errorReason(t, r))
+	require.Contains(t, text(t, r, 0), `none of the rules of scopes \"relay-write\", \"steady-read\"`)
+
+	got, _ = searchPaths(t, httpClient(t, pg.authURL, "erin-token"), query)
+	require.Equal(t, []string{"steady.echo"}, got, "erin's own entry, not her scope's")
+	r = call(t, httpClient(t, pg.authURL, "carol-token"), "search_tools", query)
+	require.Equal(t, "catalog_empty", errorReason(t, r), "carol's scope names no rule: the default")
 }
