@@ -266,6 +266,15 @@ func TestPolicyReload(t *testing.T) {
 	})
 	require.False(t, callAlpha().IsError)
 
+	// A change to the servers is reported; it waits for a restart, while
+	// the file's policy is applied.
+	require.NoError(t, os.WriteFile(pg.path, []byte(policyConfig("http://127.0.0.1:1/",
+		`{"clients": {"alice": {"servers": {"steady": {"effects": "read"}, "relay": {"effects": "write"}}}}}`)), 0o644))
+	eventually(t, 10*time.Second, "the server change is reported", func() bool {
+		return strings.Contains(pg.log.String(), "the servers changed; that takes effect when the gateway restarts")
+	})
+	require.False(t, callAlpha().IsError, "the relay serves from where it was started")
+
 	// The signal reloads at once, even with the file unchanged since the
 	// last read: stop the watcher's polling and use the signal alone.
 	cancel()
@@ -278,7 +287,10 @@ func TestPolicyReload(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	require.False(t, callAlpha().IsError, "without the signal nothing is reloaded")
 	hup <- os.Interrupt
-	eventually(t, 10*time.Second, "the signal reloads the policy", func() bool { return errorReason(t, callAlpha()) == "policy_denied" })
+	eventually(t, 10*time.Second, "the signal reloads the policy", func() bool {
+		r := callAlpha()
+		return r.IsError && strings.Contains(text(t, r, 0), `"reason":"policy_denied"`)
+	})
 }
 
 // Config keys of the policy are checked when the file loads.
