@@ -358,6 +358,16 @@ func TestReplicasBehindRoundRobinProxy(t *testing.T) {
 	require.Len(t, seen, 3)
 	require.Equal(t, answers[0], answers[1])
 	require.Equal(t, answers[0], answers[2])
+	// And the same inspect answer (the tool's definition as each replica
+	// built it) from each.
+	inspects, seen := []string{}, map[int]bool{}
+	for range 3 {
+		inspects = append(inspects, py.ok("inspect_tool", first.args(map[string]any{"path": "filesystem.read_text_file"}), false).Texts[0])
+		seen[rr.last().replica] = true
+	}
+	require.Len(t, seen, 3)
+	require.Equal(t, inspects[0], inspects[1])
+	require.Equal(t, inspects[0], inspects[2])
 
 	// list_changed reaches every replica: three searches in a row (one per
 	// replica) all find the new tool under the same new hashes.
