@@ -163,12 +163,6 @@ func New(cfg *Config, opts Options) *Gateway {
 	}
 	g.server = g.newServer()
 	if cfg.Policy != nil {
-		if g.opts.ExposeFound && cfg.Policy.Restricts() {
-			// Never the other way round: dropping the policy would widen
-			// what a client may do.
-			g.log.Error("--expose found is turned off: " + ErrExposeWithPolicy.Error())
-			g.opts.ExposeFound = false
-		}
 		g.pol.current.Store(cfg.Policy)
 	}
 	return g

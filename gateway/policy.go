@@ -311,10 +311,18 @@ func (p *Policy) ruleFor(ctx context.Context, req *mcp.CallToolRequest) *Rule {
 	if req != nil {
 		extra = req.Extra
 	}
+	return p.ruleForExtra(ctx, extra)
+}
+
+// ruleForExtra is ruleFor for any request, by its Extra.
+func (p *Policy) ruleForExtra(ctx context.Context, extra *mcp.RequestExtra) *Rule {
 	if extra == nil || extra.Header == nil {
 		return p.Stdio
 	}
-	info := identity(ctx, req)
+	info := extra.TokenInfo
+	if info == nil {
+		info = auth.TokenInfoFromContext(ctx)
+	}
 	if info == nil {
 		return p.Anonymous
 	}
@@ -676,4 +684,44 @@ func (g *Gateway) maskForClient(ctx context.Context, req *mcp.CallToolRequest, w
 		return werr
 	}
 	return wire.Discovery("catalog_empty", "no tool is visible to this client yet (the gateway's policy; its servers may still be starting)")
+}
+
+// filterToolsList is the receiving middleware that applies the policy to
+// tools/list: the tools --expose found added are shared by every session,
+// so each client is shown those its rule lets it see (and the three tools
+// of the surface).
+func (g *Gateway) filterToolsList(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		result, err := next(ctx, method, req)
+		list, ok := result.(*mcp.ListToolsResult)
+		if method != "tools/list" || err != nil || !ok {
+			return result, err
+		}
+		rule := g.policy().ruleForExtra(ctx, req.GetExtra())
+		if rule.all {
+			return result, nil
+		}
+		gen := g.current()
+		filtered := *list
+		filtered.Tools = nil
+		for _, t := range list.Tools {
+			switch t.Name {
+			case searchToolsTool.Name, inspectToolTool.Name, callToolTool.Name:
+				filtered.Tools = append(filtered.Tools, t)
+				continue
+			}
+			if gen == nil {
+				continue
+			}
+			if r, ok := gen.routes[t.Name]; ok {
+				if visible, _ := rule.verdict(r); visible {
+					filtered.Tools = append(filtered.Tools, t)
+				}
+			}
+		}
+		if filtered.Tools == nil {
+			filtered.Tools = []*mcp.Tool{}
+		}
+		return &filtered, nil
+	}
 }

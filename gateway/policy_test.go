@@ -96,12 +96,17 @@ type policyGateway struct {
 
 func startPolicyGateway(t *testing.T, policy string) *policyGateway {
 	t.Helper()
+	return startPolicyGatewayWith(t, policy, gateway.Options{Timeout: 10 * time.Second})
+}
+
+func startPolicyGatewayWith(t *testing.T, policy string, opts gateway.Options) *policyGateway {
+	t.Helper()
 	relay := newChangingServer(t)
 	path := filepath.Join(t.TempDir(), "servers.json")
 	require.NoError(t, os.WriteFile(path, []byte(policyConfig(relay.http.URL, policy)), 0o644))
 	cfg, err := gateway.LoadConfig(path)
 	require.NoError(t, err)
-	s := startGatewayConfig(t, cfg, gateway.Options{Timeout: 10 * time.Second})
+	s := startGatewayConfig(t, cfg, opts)
 	authed := httptest.NewServer(auth.RequireBearerToken(testVerifier, nil)(s.g.HTTPHandler()))
 	t.Cleanup(authed.Close)
 	open := httptest.NewServer(s.g.HTTPHandler())
@@ -345,10 +350,7 @@ func TestConcurrentPolicySwaps(t *testing.T) {
 				return
 			default:
 			}
-			if err := pg.g.SetPolicy(policies[n%2]); err != nil {
-				errs <- err
-				return
-			}
+			pg.g.SetPolicy(policies[n%2])
 			n++
 			time.Sleep(time.Millisecond)
 		}
@@ -486,4 +488,33 @@ func TestPolicyByScopes(t *testing.T) {
 	require.Equal(t, []string{"steady.echo"}, got, "erin's own entry, not her scope's")
 	r = call(t, httpClient(t, pg.authURL, "carol-token"), "search_tools", query)
 	require.Equal(t, "catalog_empty", errorReason(t, r), "carol's scope names no rule: the default")
+}
+
+// --expose found adds found tools to one tools/list that every session
+// shares: each client is listed, and may call directly, only those its
+// rule shows.
+func TestPolicyFiltersExposedTools(t *testing.T) {
+	pg := startPolicyGatewayWith(t, testPolicy, gateway.Options{Timeout: 10 * time.Second, ExposeFound: true})
+	anonymous := httpClient(t, pg.openURL, "")
+	alice := httpClient(t, pg.authURL, "alice-token")
+	found, _ := searchPaths(t, anonymous, map[string]any{"query": "send echo signal sleep wipe crash freeze records", "limit": 20})
+	require.Len(t, found, 6)
+	listed := func(cs *mcp.ClientSession) []string {
+		var names []string
+		for tool, err := range cs.Tools(context.Background(), nil) {
+			require.NoError(t, err)
+			names = append(names, tool.Name)
+		}
+		slices.Sort(names)
+		return names
+	}
+	eventually(t, 10*time.Second, "the found tools are exposed", func() bool { return len(listed(anonymous)) == 3+6 })
+	require.Equal(t, []string{"call_tool", "inspect_tool", "search_tools", "steady.echo", "steady.sleep"}, listed(alice))
+
+	r := call(t, alice, "steady.echo", map[string]any{"message": "direct"})
+	require.Equal(t, "echo: direct", text(t, r, 0))
+	r = call(t, alice, "relay.alpha", nil)
+	require.Equal(t, "policy_denied", errorReason(t, r), "a direct call of a tool alice is not listed")
+	r = call(t, anonymous, "relay.alpha", nil)
+	require.Equal(t, "alpha done", text(t, r, 0))
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
-	"errors"
 	"maps"
 	"os"
 	"reflect"
@@ -22,23 +21,14 @@ func namesOf(entries map[string]json.RawMessage) map[string]bool {
 	return names
 }
 
-// ErrExposeWithPolicy refuses a policy that hides tools from some client
-// while --expose found adds found tools to the one tools/list every
-// session shares: a client would see there tools its rule hides.
-var ErrExposeWithPolicy = errors.New(`a policy that hides tools from a client cannot be combined with --expose found: its tools/list is shared by every client`)
-
 // SetPolicy swaps the per-client policy in atomically: a request already
 // past its policy check finishes under the old one, every later one uses
 // the new one. nil is DefaultPolicy.
-func (g *Gateway) SetPolicy(p *Policy) error {
+func (g *Gateway) SetPolicy(p *Policy) {
 	if p == nil {
 		p = DefaultPolicy()
 	}
-	if g.opts.ExposeFound && p.Restricts() {
-		return ErrExposeWithPolicy
-	}
 	g.pol.current.Store(p)
-	return nil
 }
 
 // ReloadConfig reads the config file again and swaps its policy in. A file
@@ -51,9 +41,7 @@ func (g *Gateway) ReloadConfig(path string) (changedServers bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	if err := g.SetPolicy(cfg.Policy); err != nil {
-		return false, err
-	}
+	g.SetPolicy(cfg.Policy)
 	running := make([]ServerConfig, len(g.servers))
 	for i, d := range g.servers {
 		running[i] = d.cfg

@@ -28,6 +28,7 @@ func (g *Gateway) newServer() *mcp.Server {
 	s.AddTool(searchToolsTool, g.searchTools)
 	s.AddTool(inspectToolTool, g.inspectTool)
 	s.AddTool(callToolTool, g.callTool)
+	s.AddReceivingMiddleware(g.filterToolsList) // --expose found's tools, per client (policy.go)
 	return s
 }
 
@@ -66,7 +67,7 @@ func (g *Gateway) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*m
 	if shared := view.visibleShared(gen.shadows.shared(args.Query)); len(shared) > 1 && len(args.Subqueries) == 0 {
 		answer = preferExact(ctx, gen, answer, sr, shared)
 	}
-	if g.opts.ExposeFound && view == nil {
+	if g.opts.ExposeFound {
 		g.expose(gen, answer)
 	}
 	return &mcp.CallToolResult{

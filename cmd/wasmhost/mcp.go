@@ -72,9 +72,6 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return printError(stderr, wire.Validation("invalid_config", err.Error()))
 	}
-	if *expose == "found" && cfg.Policy != nil && cfg.Policy.Restricts() {
-		return printError(stderr, wire.Validation("invalid_config", gateway.ErrExposeWithPolicy.Error()))
-	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

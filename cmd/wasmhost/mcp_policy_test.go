@@ -8,10 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// --stateless is for HTTP; a policy that hides tools cannot be combined
-// with --expose found (its tools/list is shared by every client); a policy
-// naming a server the file lacks is refused at start, as a reload refuses
-// it.
+// --stateless is for HTTP; a policy naming a server the file lacks is
+// refused at start, as a reload refuses it.
 func TestMCPPolicyFlags(t *testing.T) {
 	dir := t.TempDir()
 	write := func(doc string) string {
@@ -23,12 +21,6 @@ func TestMCPPolicyFlags(t *testing.T) {
 	code, _, stderr := runCLI(t, "", "mcp", "--config", config, "--stateless")
 	require.Equal(t, 3, code)
 	require.Contains(t, stderr, `"reason":"invalid_flag"`)
-
-	config = write(`{"mcpServers": {"a": {"command": "true"}}, "policy": {"default": {"servers": {"a": {"effects": "read"}}}}}`)
-	code, _, stderr = runCLI(t, "", "mcp", "--config", config, "--expose", "found")
-	require.Equal(t, 3, code)
-	require.Contains(t, stderr, `"reason":"invalid_config"`)
-	require.Contains(t, stderr, "--expose found")
 
 	config = write(`{"mcpServers": {"a": {"command": "true"}}, "policy": {"default": {"servers": {"b": {}}}}}`)
 	code, _, stderr = runCLI(t, "", "mcp", "--config", config)
