@@ -33,6 +33,9 @@ type Config struct {
 	// from the JSON's tokens, since a Go map has no order); empty for a
 	// Config built in code, whose Servers' order is then the file's.
 	FileOrder []string
+	// Policy is the per-client policy of the file's "policy" key
+	// (policy.go); nil (a Config built in code) is DefaultPolicy.
+	Policy *Policy
 }
 
 // ServerConfig is one downstream server: a command to start (stdio) or a
@@ -169,6 +172,7 @@ func ParseConfig(data []byte) (*Config, error) {
 		return nil, configErrorf(`no servers: want {"mcpServers": {"<name>": {"command": …} | {"url": …}}}`)
 	}
 	cfg := &Config{}
+	var err error
 	products := map[string]string{} // product ID → server name, to refuse two that collide
 	looks := map[string]string{}    // look-alike key → server name
 	for _, name := range slices.Sorted(maps.Keys(entries)) {
@@ -200,6 +204,9 @@ func ParseConfig(data []byte) (*Config, error) {
 		return nil, configErrorf("every server is disabled")
 	}
 	cfg.FileOrder = fileOrder(data)
+	if cfg.Policy, err = parsePolicy(data, namesOf(entries)); err != nil {
+		return nil, err
+	}
 	return cfg, nil
 }
 

@@ -94,6 +94,9 @@ func (g *Gateway) exposedHandler(path string) mcp.ToolHandler {
 		if !ok {
 			return errorResult(wire.Discovery("catalog_changed", path+" is no longer in the catalog; search again")), nil
 		}
+		if werr := g.checkPolicy(ctx, req, r); werr != nil {
+			return errorResult(werr), nil
+		}
 		return g.forward(ctx, r, req.Params.Arguments), nil
 	}
 }

@@ -136,6 +136,9 @@ type Gateway struct {
 
 	exposed exposedTools
 
+	pol             policyState       // the per-client policy serving (policy.go)
+	onPolicyRefusal func(path string) // counts a call or inspect refused by policy; nil: none
+
 	stop context.CancelFunc
 	wg   sync.WaitGroup
 }
@@ -159,6 +162,9 @@ func New(cfg *Config, opts Options) *Gateway {
 		g.servers = append(g.servers, newDownstream(s, opts, g.log, g.markDirty))
 	}
 	g.server = g.newServer()
+	if cfg.Policy != nil {
+		g.pol.current.Store(cfg.Policy)
+	}
 	return g
 }
 

@@ -32,6 +32,12 @@ type HTTPOptions struct {
 	// sends its body too slowly gets 408 and its connection is closed,
 	// rather than holding a handler. Default 10 s.
 	BodyTimeout time.Duration
+	// Stateless serves every request on its own, with no session: any
+	// replica of the gateway can answer any request (the catalog hashes
+	// are the same in every replica with the same config and servers).
+	// There is then no GET stream for server notifications, and
+	// SessionIdle does not apply. Default false.
+	Stateless bool
 }
 
 func (o HTTPOptions) withDefaults() HTTPOptions {
@@ -65,7 +71,7 @@ func (g *Gateway) HTTPHandlerWith(opts HTTPOptions) http.Handler {
 		allowed[strings.ToLower(strings.TrimRight(o, "/"))] = true
 	}
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.server },
-		&mcp.StreamableHTTPOptions{SessionTimeout: opts.SessionIdle})
+		&mcp.StreamableHTTPOptions{SessionTimeout: opts.SessionIdle, Stateless: opts.Stateless})
 	return &httpGuard{allowed: allowed, bodyTimeout: opts.BodyTimeout, next: sdk}
 }
 

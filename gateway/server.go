@@ -26,6 +26,7 @@ func (g *Gateway) newServer() *mcp.Server {
 	s.AddTool(searchToolsTool, g.searchTools)
 	s.AddTool(inspectToolTool, g.inspectTool)
 	s.AddTool(callToolTool, g.callTool)
+	s.AddReceivingMiddleware(g.filterToolsList) // --expose found's tools, per client (policy.go)
 	return s
 }
 
@@ -39,7 +40,7 @@ func (g *Gateway) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*m
 	}
 	gen, werr := g.serving()
 	if werr != nil {
-		return errorResult(werr), nil
+		return errorResult(g.maskForClient(ctx, req, werr)), nil
 	}
 	products := make([]string, len(args.Servers))
 	for i, s := range args.Servers {
@@ -49,6 +50,10 @@ func (g *Gateway) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*m
 		Version: wire.SearchVersion, Query: args.Query, Subqueries: args.Subqueries, Limit: args.Limit,
 		ProductIDs: products, Effects: args.Effects, ExcludeCanonical: args.Exclude,
 	}
+	view, werr := g.restrictSearch(ctx, req, gen, &sr, args.Servers)
+	if werr != nil {
+		return errorResult(werr), nil
+	}
 	request, err := json.Marshal(sr)
 	if err != nil {
 		return errorResult(wire.Internal("encode_failed", err.Error())), nil
@@ -57,7 +62,7 @@ func (g *Gateway) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*m
 	if err != nil {
 		return errorResult(engineError(err)), nil
 	}
-	if shared := gen.shadows.shared(args.Query); len(shared) > 1 && len(args.Subqueries) == 0 {
+	if shared := view.visibleShared(gen.shadows.shared(args.Query)); len(shared) > 1 && len(args.Subqueries) == 0 {
 		answer = preferExact(ctx, gen, answer, sr, shared)
 	}
 	// The answer goes out as the engine's bytes; the gateway reads it once,
@@ -69,7 +74,7 @@ func (g *Gateway) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*m
 		if g.opts.ExposeFound {
 			g.expose(gen, &a)
 		}
-		rendered = g.renderSearch(gen, &a)
+		rendered = g.renderSearch(gen, &a, view)
 	}
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(answer)}, &mcp.TextContent{Text: rendered}},
@@ -83,7 +88,12 @@ func (g *Gateway) inspectTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 	if werr := decodeArgs(req.Params.Arguments, &args); werr != nil {
 		return errorResult(werr), nil
 	}
-	_, _, answer, werr := g.resolve(ctx, args.Path, args.SourceHash, args.SurfaceHash)
+	_, r, answer, werr := g.resolve(ctx, args.Path, args.SourceHash, args.SurfaceHash)
+	if werr == nil {
+		werr = g.checkPolicy(ctx, req, r)
+	} else {
+		werr = g.maskForClient(ctx, req, werr)
+	}
 	if werr != nil {
 		return errorResult(werr), nil
 	}
@@ -107,6 +117,11 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 		return errorResult(werr), nil
 	}
 	_, r, _, werr := g.resolve(ctx, args.Path, args.SourceHash, args.SurfaceHash)
+	if werr == nil {
+		werr = g.checkPolicy(ctx, req, r)
+	} else {
+		werr = g.maskForClient(ctx, req, werr)
+	}
 	if werr != nil {
 		return errorResult(werr), nil
 	}
@@ -252,7 +267,7 @@ type searchAnswer struct {
 // the guard's effect where it is not the annotated one, and a flag on a
 // tool that shares its name with another server's), the hashes to pass on,
 // and the servers that are down or left out.
-func (g *Gateway) renderSearch(gen *generation, a *searchAnswer) string {
+func (g *Gateway) renderSearch(gen *generation, a *searchAnswer, view *view) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d tool(s). Pass source_hash=%s surface_hash=%s to inspect_tool and call_tool.\n",
 		len(a.Candidates), a.Catalog.SourceHash, a.Catalog.SurfaceHash)
@@ -266,7 +281,7 @@ func (g *Gateway) renderSearch(gen *generation, a *searchAnswer) string {
 			effect = fmt.Sprintf("%s; annotated %s, untrusted", r.effect, c.Effect)
 		}
 		fmt.Fprintf(&b, "%d. %s [%s] %s\n", i+1, c.CanonicalPath, effect, summary)
-		if note := gen.shadows.notes[c.CanonicalPath]; note != "" {
+		if note := view.shadowNote(gen, c.CanonicalPath); note != "" {
 			fmt.Fprintf(&b, "   (!) %s\n", note)
 		}
 	}
@@ -278,6 +293,7 @@ func (g *Gateway) renderSearch(gen *generation, a *searchAnswer) string {
 	}
 	for _, s := range g.Status() {
 		switch {
+		case !view.showsServer(s.Name): // a client does not hear of a server its policy hides
 		case !s.Up:
 			fmt.Fprintf(&b, "server %s unavailable: %s; its tools are not in the catalog until it is up\n", s.Name, s.Status)
 		case s.LeftOut != "":

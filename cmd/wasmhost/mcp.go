@@ -32,6 +32,8 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	startupWait := fs.Duration("startup-wait", 0, "how long to wait for the servers' tool lists before serving (0: --timeout)")
 	allowOrigin := fs.String("allow-origin", "", "with --listen: browser origins (scheme://host:port, comma-separated) whose requests are served; any other Origin is refused")
 	sessionIdle := fs.Duration("session-idle", 30*time.Minute, "with --listen: close a session idle this long (negative: never)")
+	stateless := fs.Bool("stateless", false, "with --listen: serve every request without a session, so that any replica answers any request")
+	reloadEvery := fs.Duration("reload-interval", 2*time.Second, "how often the config file is read for a changed policy (SIGHUP reloads at once; 0: on SIGHUP only)")
 	var common engineFlags
 	fs.StringVar(&common.cacheDir, "cache-dir", defaultCacheDir(), `where compiled module code is cached between runs ("" disables the cache)`)
 	common.registerMemoryLimit(fs)
@@ -63,6 +65,9 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return printError(stderr, wire.Validation("invalid_listen_address", err.Error()))
 		}
 	}
+	if *stateless && *listen == "" {
+		return printError(stderr, wire.Validation("invalid_flag", "--stateless applies to --listen (HTTP) only"))
+	}
 	cfg, err := gateway.LoadConfig(*configPath)
 	if err != nil {
 		return printError(stderr, wire.Validation("invalid_config", err.Error()))
@@ -82,10 +87,16 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, stage("start the gateway", "", err))
 	}
 	defer g.Close()
+	// The policy is reloaded without a restart: on SIGHUP, and when the
+	// file's bytes change.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go g.WatchConfig(ctx, *configPath, *reloadEvery, hup)
 	if *listen == "" {
 		err = g.ServeStdio(ctx, io.NopCloser(stdin), nopWriteCloser{stdout})
 	} else {
-		err = serveHTTP(ctx, *listen, g.HTTPHandlerWith(gateway.HTTPOptions{AllowedOrigins: origins, SessionIdle: *sessionIdle}), stderr)
+		err = serveHTTP(ctx, *listen, g.HTTPHandlerWith(gateway.HTTPOptions{AllowedOrigins: origins, SessionIdle: *sessionIdle, Stateless: *stateless}), stderr)
 	}
 	if err != nil && ctx.Err() == nil {
 		return fail(stderr, stage("serve", "", err))
