@@ -35,6 +35,13 @@ type Config struct {
 	// from the JSON's tokens, since a Go map has no order); empty for a
 	// Config built in code, whose Servers' order is then the file's.
 	FileOrder []string
+
+	// Serving a team (auth_config.go): the top-level "auth", "tls" and
+	// "audit" keys. The zero values are no authentication, no TLS and
+	// audit lines without arguments.
+	Auth  AuthConfig
+	TLS   TLSConfig
+	Audit AuditConfig
 }
 
 // ServerConfig is one downstream server: a command to start (stdio) or a
@@ -118,6 +125,7 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, configErrorf("%v", err)
 	}
 	dir := filepath.Dir(abs)
+	cfg.TLS.resolve(dir)
 	for i := range cfg.Servers {
 		s := &cfg.Servers[i]
 		if !s.Stdio() {
@@ -202,6 +210,9 @@ func ParseConfig(data []byte) (*Config, error) {
 		return nil, configErrorf("every server is disabled")
 	}
 	cfg.FileOrder = fileOrder(data)
+	if err := parseServingKeys(data, cfg); err != nil {
+		return nil, err
+	}
 	return cfg, nil
 }
 

@@ -72,6 +72,9 @@ type Options struct {
 	// server is left out first). Defaults: DefaultMaxServerTools,
 	// DefaultMaxServerBytes, DefaultCatalogBudget.
 	MaxServerTools, MaxServerBytes, CatalogBudget int
+	// AuditLogger receives one line for every call_tool (audit.go).
+	// Default: JSON on stderr.
+	AuditLogger *slog.Logger
 	// RelistCache is how old a server's listing may be when a call to an
 	// untrusted server is checked against it; older, the server is listed
 	// again first. Default DefaultRelistCache; negative: list before every
@@ -135,6 +138,7 @@ type Gateway struct {
 	onSwap       func(*generation)
 
 	exposed exposedTools
+	ops     *operations // metrics, audit, draining (audit.go)
 
 	stop context.CancelFunc
 	wg   sync.WaitGroup
@@ -159,6 +163,8 @@ func New(cfg *Config, opts Options) *Gateway {
 		g.servers = append(g.servers, newDownstream(s, opts, g.log, g.markDirty))
 	}
 	g.server = g.newServer()
+	g.ops = newOperations(g, cfg)
+	g.server.AddReceivingMiddleware(g.observe)
 	return g
 }
 

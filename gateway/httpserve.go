@@ -32,6 +32,10 @@ type HTTPOptions struct {
 	// sends its body too slowly gets 408 and its connection is closed,
 	// rather than holding a handler. Default 10 s.
 	BodyTimeout time.Duration
+	// Auth, when set, requires a bearer token of every MCP request
+	// (auth.go); the health endpoints and the protected-resource metadata
+	// are served without one. Default: none.
+	Auth *Authenticator
 }
 
 func (o HTTPOptions) withDefaults() HTTPOptions {
@@ -66,7 +70,12 @@ func (g *Gateway) HTTPHandlerWith(opts HTTPOptions) http.Handler {
 	}
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.server },
 		&mcp.StreamableHTTPOptions{SessionTimeout: opts.SessionIdle})
-	return &httpGuard{allowed: allowed, bodyTimeout: opts.BodyTimeout, next: sdk}
+	guard := &httpGuard{allowed: allowed, bodyTimeout: opts.BodyTimeout, next: sdk}
+	guard.authenticated = http.HandlerFunc(guard.serveBody)
+	if opts.Auth != nil {
+		guard.authenticated = g.authenticate(opts.Auth, guard.authenticated)
+	}
+	return g.withOperations(guard, opts.Auth)
 }
 
 // CheckOrigin reports whether o is an origin HTTPOptions.AllowedOrigins
@@ -84,6 +93,10 @@ type httpGuard struct {
 	allowed     map[string]bool
 	bodyTimeout time.Duration
 	next        http.Handler
+	// authenticated is serveBody, behind the authentication gate when
+	// there is one: a request's origin is checked first, its token before
+	// its body is read.
+	authenticated http.Handler
 }
 
 func (h *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -110,6 +123,12 @@ func (h *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	h.authenticated.ServeHTTP(w, r)
+}
+
+// serveBody reads the body within the timeout and hands the request to
+// the SDK.
+func (h *httpGuard) serveBody(w http.ResponseWriter, r *http.Request) {
 	if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
 		body, status := readBody(w, r, h.bodyTimeout)
 		if status != 0 {

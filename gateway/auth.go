@@ -1,0 +1,428 @@
+package gateway
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+)
+
+// Authentication of the HTTP endpoint. The gate is the Go SDK's
+// auth.RequireBearerToken with the verifier below, so a verified request
+// carries its auth.TokenInfo where the SDK (its session binding to
+// TokenInfo.UserID) and the gateway's handlers read it:
+// auth.TokenInfoFromContext, or the tool request's Extra.TokenInfo.
+//
+// The client's identity in TokenInfo:
+//   - UserID: a static token's name, or a JWT's "sub";
+//   - Scopes: the static token's "scopes", or the JWT's "scope"/"scp";
+//   - Expiration: the JWT's "exp" (zero for a static token);
+//   - Extra: a JWT's claims, and AuthMethodKey = "static" or "oauth" (set
+//     by the gateway over any claim of that name), so that a static
+//     token named "alice" and a JWT whose subject is "alice" can be told
+//     apart.
+
+// AuthMethodKey is the TokenInfo.Extra key naming how a client
+// authenticated: "static" or "oauth".
+const AuthMethodKey = "toolsift.auth"
+
+// Limits of a JWKS fetch: a key set is a few kilobytes, and an issuer that
+// hangs or answers without end must not hold a request or the memory.
+const (
+	jwksTimeout  = 10 * time.Second
+	jwksMaxBytes = 1 << 20
+)
+
+// Authenticator checks bearer tokens for the HTTP endpoint.
+type Authenticator struct {
+	tokens []StaticToken
+	jwt    *jwtVerifier // nil without "oauth"
+	oauth  *OAuthConfig
+	// metadataURL is where the protected-resource metadata is served, and
+	// metadataPath its path on this endpoint.
+	metadataURL, metadataPath string
+	rejected                  func(reason string) // metrics; may be nil
+}
+
+// NewAuthenticator makes the checks of cfg (nil when cfg configures none).
+// client fetches the issuer's key set; nil: a client of its own.
+func NewAuthenticator(cfg AuthConfig, client *http.Client) (*Authenticator, error) {
+	if !cfg.Enabled() {
+		return nil, nil
+	}
+	a := &Authenticator{tokens: cfg.Tokens, oauth: cfg.OAuth}
+	if cfg.OAuth != nil {
+		if client == nil {
+			client = &http.Client{Timeout: jwksTimeout}
+		}
+		algs := make([]jose.SignatureAlgorithm, len(cfg.OAuth.Algorithms))
+		for i, alg := range cfg.OAuth.Algorithms {
+			algs[i] = jose.SignatureAlgorithm(alg)
+		}
+		a.jwt = &jwtVerifier{
+			issuer: cfg.OAuth.Issuer, audience: cfg.OAuth.Audience, algs: algs, skew: cfg.OAuth.ClockSkew,
+			keys: &jwksCache{url: cfg.OAuth.JWKSURL, client: client, ttl: cfg.OAuth.JWKSCache, minRefresh: cfg.OAuth.JWKSRefresh},
+		}
+		u, err := url.Parse(cfg.OAuth.Resource)
+		if err != nil {
+			return nil, configErrorf(`"auth.oauth": "resource": %v`, err)
+		}
+		// RFC 9728 §3.1: the well-known segment goes between the host and
+		// the resource's path.
+		a.metadataPath = "/.well-known/oauth-protected-resource" + strings.TrimRight(u.EscapedPath(), "/")
+		a.metadataURL = (&url.URL{Scheme: u.Scheme, Host: u.Host}).String() + a.metadataPath
+	}
+	return a, nil
+}
+
+// Verify is the auth.TokenVerifier: a static token by its hash, else a
+// JWT when OAuth is configured.
+func (a *Authenticator) Verify(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+	if info := a.staticToken(token); info != nil {
+		return info, nil
+	}
+	if a.jwt == nil {
+		return nil, fmt.Errorf("%w: unknown token", auth.ErrInvalidToken)
+	}
+	return a.jwt.verify(ctx, token)
+}
+
+// staticToken compares the token's hash with every configured one in
+// constant time, never stopping at a match, so that the time taken says
+// nothing about which token, if any, was near.
+func (a *Authenticator) staticToken(token string) *auth.TokenInfo {
+	sum := sha256.Sum256([]byte(token))
+	found := -1
+	for i := range a.tokens {
+		if subtle.ConstantTimeCompare(sum[:], a.tokens[i].SHA256[:]) == 1 {
+			found = i
+		}
+	}
+	if found < 0 {
+		return nil
+	}
+	t := a.tokens[found]
+	return &auth.TokenInfo{UserID: t.Name, Scopes: t.Scopes, Extra: map[string]any{AuthMethodKey: "static"}}
+}
+
+// Wrap puts the bearer-token gate in front of next. A request without a
+// valid token gets 401 with a WWW-Authenticate challenge (naming the
+// protected-resource metadata in OAuth mode); one without a required scope
+// gets 403.
+func (a *Authenticator) Wrap(next http.Handler) http.Handler {
+	var scopes []string
+	if a.oauth != nil {
+		scopes = a.oauth.Scopes
+	}
+	// The passed stage hands the request on with the writer the gate was
+	// given, unwrapped: a streamed response must reach the real writer
+	// (its Flusher), not the challenge stage's.
+	passed := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if c, ok := w.(*challengeWriter); ok {
+			w = c.ResponseWriter
+		}
+		next.ServeHTTP(w, r)
+	})
+	gate := auth.RequireBearerToken(a.Verify, &auth.RequireBearerTokenOptions{
+		ResourceMetadataURL: a.metadataURL,
+		Scopes:              scopes,
+		// A static token has no expiry; a JWT without "exp" is refused by
+		// the verifier itself.
+		AllowMissingExpiration: true,
+		ClockSkew:              a.skew(),
+	})(passed)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gate.ServeHTTP(&challengeWriter{ResponseWriter: w, rejected: a.rejected}, r)
+	})
+}
+
+func (a *Authenticator) skew() time.Duration {
+	if a.oauth != nil {
+		return a.oauth.ClockSkew
+	}
+	return 0
+}
+
+// MetadataPath is the path of the protected-resource metadata ("" without
+// OAuth).
+func (a *Authenticator) MetadataPath() string { return a.metadataPath }
+
+// Metadata is the protected-resource metadata (RFC 9728) of OAuth mode.
+func (a *Authenticator) Metadata() *oauthex.ProtectedResourceMetadata {
+	if a.oauth == nil {
+		return nil
+	}
+	return &oauthex.ProtectedResourceMetadata{
+		Resource:               a.oauth.Resource,
+		AuthorizationServers:   a.oauth.AuthorizationServers,
+		ScopesSupported:        a.oauth.Scopes,
+		BearerMethodsSupported: []string{"header"},
+		ResourceName:           "toolsift MCP gateway",
+	}
+}
+
+// challengeWriter completes the SDK's refusal: RFC 6750 asks a 401 to
+// carry a WWW-Authenticate challenge, which the SDK adds only in OAuth
+// mode; and a refusal is counted.
+type challengeWriter struct {
+	http.ResponseWriter
+	rejected func(reason string)
+}
+
+func (c *challengeWriter) WriteHeader(code int) {
+	switch code {
+	case http.StatusUnauthorized:
+		if c.Header().Get("WWW-Authenticate") == "" {
+			c.Header().Set("WWW-Authenticate", `Bearer realm="toolsift"`)
+		}
+		if c.rejected != nil {
+			c.rejected("unauthorized")
+		}
+	case http.StatusForbidden:
+		if c.rejected != nil {
+			c.rejected("insufficient_scope")
+		}
+	}
+	c.ResponseWriter.WriteHeader(code)
+}
+
+// jwtVerifier checks a JWT access token: its algorithm is one allowed, its
+// signature by the issuer's key named in its header, then iss, aud, exp
+// (required), nbf and iat, with the clock skew. go-jose does the
+// cryptography and the claim checks.
+type jwtVerifier struct {
+	issuer, audience string
+	algs             []jose.SignatureAlgorithm
+	skew             time.Duration
+	keys             *jwksCache
+	now              func() time.Time // tests; nil: time.Now
+}
+
+// scopeClaims are the two spellings of a token's scopes: "scope", a
+// space-separated string (RFC 8693, RFC 9068), and "scp", a list or a
+// string (Azure AD, Okta).
+type scopeClaims struct {
+	Scope string          `json:"scope"`
+	Scp   json.RawMessage `json:"scp"`
+}
+
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{auth.ErrInvalidToken}, args...)...)
+}
+
+func (v *jwtVerifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, error) {
+	// ParseSigned refuses any algorithm not in the list; "none" is never
+	// one (go-jose does not implement it).
+	tok, err := jwt.ParseSigned(raw, v.algs)
+	if err != nil {
+		return nil, invalid("%v", err)
+	}
+	if len(tok.Headers) != 1 {
+		return nil, invalid("want one signature")
+	}
+	header := tok.Headers[0]
+	key, err := v.keys.key(ctx, header.KeyID, header.Algorithm)
+	if err != nil {
+		return nil, err
+	}
+	var std jwt.Claims
+	var scopes scopeClaims
+	claims := map[string]any{}
+	if err := tok.Claims(key, &std, &scopes, &claims); err != nil {
+		return nil, invalid("signature: %v", err)
+	}
+	if std.Expiry == nil {
+		return nil, invalid(`no "exp"`)
+	}
+	now := time.Now
+	if v.now != nil {
+		now = v.now
+	}
+	if err := std.ValidateWithLeeway(jwt.Expected{Issuer: v.issuer, AnyAudience: jwt.Audience{v.audience}, Time: now()}, v.skew); err != nil {
+		return nil, invalid("%v", err)
+	}
+	if std.Subject == "" {
+		return nil, invalid(`no "sub": the gateway names every client`)
+	}
+	list, err := scopes.list()
+	if err != nil {
+		return nil, invalid("%v", err)
+	}
+	claims[AuthMethodKey] = "oauth"
+	return &auth.TokenInfo{UserID: std.Subject, Scopes: list, Expiration: std.Expiry.Time(), Extra: claims}, nil
+}
+
+func (s scopeClaims) list() ([]string, error) {
+	out := strings.Fields(s.Scope)
+	if len(s.Scp) > 0 && string(s.Scp) != "null" {
+		var many []string
+		var one string
+		switch {
+		case json.Unmarshal(s.Scp, &many) == nil:
+			out = append(out, many...)
+		case json.Unmarshal(s.Scp, &one) == nil:
+			out = append(out, strings.Fields(one)...)
+		default:
+			return nil, errors.New(`"scp" is neither a string nor a list of strings`)
+		}
+	}
+	return out, nil
+}
+
+// jwksCache holds the issuer's key set: fetched on first use, again once
+// it is older than ttl, and again when a token names a key it lacks (an
+// issuer rotating its keys) but at most once per minRefresh, so that
+// tokens with made-up key IDs cost one fetch per minRefresh at most. A
+// fetch that fails keeps the keys held.
+type jwksCache struct {
+	url        string
+	client     *http.Client
+	ttl        time.Duration
+	minRefresh time.Duration
+
+	fetchMu sync.Mutex // one fetch at a time
+	mu      sync.Mutex
+	set     *jose.JSONWebKeySet
+	fetched time.Time // of the set held
+	tried   time.Time // the last fetch, whatever its outcome
+	fetches atomic.Int64
+}
+
+func (c *jwksCache) key(ctx context.Context, kid, alg string) (*jose.JSONWebKey, error) {
+	c.mu.Lock()
+	set, fetched := c.set, c.fetched
+	c.mu.Unlock()
+	if set == nil || time.Since(fetched) > c.ttl {
+		// A failed fetch keeps the keys held; either way the next try waits
+		// minRefresh, so an issuer that is down is not asked on every request.
+		err := c.refresh(ctx, c.minRefresh)
+		c.mu.Lock()
+		set = c.set
+		c.mu.Unlock()
+		if set == nil {
+			if err == nil {
+				err = errors.New("the last fetch failed; retried after jwksRefreshSeconds")
+			}
+			return nil, invalid("the issuer's keys could not be fetched: %v", err)
+		}
+	}
+	if k, err := c.find(kid, alg); k != nil || err != nil {
+		return k, err
+	}
+	// An unknown key ID: maybe a rotation.
+	if err := c.refresh(ctx, c.minRefresh); err != nil {
+		return nil, invalid("key %q is not in the issuer's key set, which could not be fetched again: %v", kid, err)
+	}
+	if k, err := c.find(kid, alg); k != nil || err != nil {
+		return k, err
+	}
+	return nil, invalid("key %q is not in the issuer's key set", kid)
+}
+
+// find is the signing key of the set held with kid (with no kid: the
+// set's only signing key for alg). A key whose own "alg" differs from the
+// token's is refused, as is a private or symmetric one.
+func (c *jwksCache) find(kid, alg string) (*jose.JSONWebKey, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.set == nil {
+		return nil, nil
+	}
+	var match []jose.JSONWebKey
+	for _, k := range c.set.Keys {
+		if (kid == "" || k.KeyID == kid) && (k.Use == "" || k.Use == "sig") {
+			match = append(match, k)
+		}
+	}
+	switch {
+	case len(match) == 0:
+		return nil, nil
+	case len(match) > 1:
+		return nil, invalid("key %q: %d keys of the issuer's set match; a token must name its key (kid)", kid, len(match))
+	}
+	k := match[0]
+	if k.Algorithm != "" && k.Algorithm != alg {
+		return nil, invalid("key %q is for %s, the token says %s", kid, k.Algorithm, alg)
+	}
+	if !k.IsPublic() {
+		return nil, invalid("key %q of the issuer's set is not a public key", kid)
+	}
+	return &k, nil
+}
+
+// refresh fetches the set unless another fetch began less than atLeast
+// ago.
+func (c *jwksCache) refresh(ctx context.Context, atLeast time.Duration) error {
+	c.fetchMu.Lock()
+	defer c.fetchMu.Unlock()
+	c.mu.Lock()
+	tried := c.tried
+	c.mu.Unlock()
+	if !tried.IsZero() && time.Since(tried) < atLeast {
+		return nil
+	}
+	c.mu.Lock()
+	c.tried = time.Now()
+	c.mu.Unlock()
+	set, err := c.fetch(ctx)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.set, c.fetched = set, time.Now()
+	c.mu.Unlock()
+	return nil
+}
+
+func (c *jwksCache) fetch(ctx context.Context) (*jose.JSONWebKeySet, error) {
+	c.fetches.Add(1)
+	ctx, cancel := context.WithTimeout(ctx, jwksTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.url, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: %s", c.url, resp.Status)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, jwksMaxBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > jwksMaxBytes {
+		return nil, fmt.Errorf("GET %s: the key set is larger than %d bytes", c.url, jwksMaxBytes)
+	}
+	var set jose.JSONWebKeySet
+	if err := json.Unmarshal(body, &set); err != nil {
+		return nil, fmt.Errorf("GET %s: not a JSON Web Key Set: %v", c.url, err)
+	}
+	return &set, nil
+}
+
+// authenticate is a's gate in front of next, its refusals counted.
+func (g *Gateway) authenticate(a *Authenticator, next http.Handler) http.Handler {
+	if a.rejected == nil {
+		a.rejected = func(reason string) { g.ops.metrics.unauthorized.WithLabelValues(reason).Inc() }
+	}
+	return a.Wrap(next)
+}
