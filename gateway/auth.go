@@ -294,20 +294,32 @@ type jwksCache struct {
 	ttl        time.Duration
 	minRefresh time.Duration
 
-	fetchMu sync.Mutex // one fetch at a time
-	mu      sync.Mutex
-	set     *jose.JSONWebKeySet
-	fetched time.Time // of the set held
-	tried   time.Time // the last fetch, whatever its outcome
-	fetches atomic.Int64
+	fetchMu    sync.Mutex // one fetch at a time
+	mu         sync.Mutex
+	set        *jose.JSONWebKeySet
+	fetched    time.Time   // of the set held
+	tried      time.Time   // the last fetch, whatever its outcome
+	refreshing atomic.Bool // a routine refresh is running
 }
 
 func (c *jwksCache) key(ctx context.Context, kid, alg string) (*jose.JSONWebKey, error) {
 	c.mu.Lock()
 	set, fetched := c.set, c.fetched
 	c.mu.Unlock()
-	if set == nil || time.Since(fetched) > c.ttl {
-		// A failed fetch keeps the keys held; either way the next try waits
+	if set != nil && time.Since(fetched) > c.ttl {
+		// A routine refresh: no request waits for it, the keys held serve
+		// meanwhile (and stay if it fails).
+		// One at a time; an issuer that is down is tried again once per
+		// the shorter of ttl and minRefresh.
+		if c.refreshing.CompareAndSwap(false, true) {
+			go func() {
+				defer c.refreshing.Store(false)
+				_ = c.refresh(ctx, min(c.ttl, c.minRefresh))
+			}()
+		}
+	}
+	if set == nil {
+		// A failed fetch leaves nothing to verify with; the next try waits
 		// minRefresh, so an issuer that is down is not asked on every request.
 		err := c.refresh(ctx, c.minRefresh)
 		c.mu.Lock()
@@ -367,6 +379,9 @@ func (c *jwksCache) find(kid, alg string) (*jose.JSONWebKey, error) {
 // refresh fetches the set unless another fetch began less than atLeast
 // ago.
 func (c *jwksCache) refresh(ctx context.Context, atLeast time.Duration) error {
+	// The fetch is the cache's, not the request's: a client that goes away
+	// must not cancel it, or its failure would hold the next try back.
+	ctx = context.WithoutCancel(ctx)
 	c.fetchMu.Lock()
 	defer c.fetchMu.Unlock()
 	c.mu.Lock()
@@ -389,7 +404,6 @@ func (c *jwksCache) refresh(ctx context.Context, atLeast time.Duration) error {
 }
 
 func (c *jwksCache) fetch(ctx context.Context) (*jose.JSONWebKeySet, error) {
-	c.fetches.Add(1)
 	ctx, cancel := context.WithTimeout(ctx, jwksTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.url, nil)

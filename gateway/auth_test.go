@@ -409,3 +409,25 @@ func auditLine(t *testing.T, audit *syncBuffer, tool string) map[string]any {
 	require.NotNil(t, found, "no audit line for %s in:\n%s", tool, audit.String())
 	return found
 }
+
+// The key set is fetched again once older than jwksCacheSeconds, in the
+// background: a key the issuer withdrew stops verifying, one it added
+// starts, and no request waits for the fetch.
+func TestJWKSCacheExpires(t *testing.T) {
+	a := startAuthGateway(t, `, "jwksCacheSeconds": 1, "jwksRefreshSeconds": 3600`)
+	valid := a.is.claims(testResource)
+	_, err := connectHTTP(t, a.srv.URL, a.is.sign(t, "k1", valid))
+	require.NoError(t, err)
+	a.is.addKey(t, "k2", true)
+	a.is.mu.Lock()
+	a.is.public = []string{"k2"} // k1 withdrawn
+	a.is.mu.Unlock()
+	a.rejected(t, "Bearer "+a.is.sign(t, "k2", valid), http.StatusUnauthorized) // within the hour: no fetch for an unknown kid
+	time.Sleep(1100 * time.Millisecond)
+	eventually(t, 10*time.Second, "k1 refused once the set is fetched again", func() bool {
+		resp := post(t, a.srv.URL, initializeBody, map[string]string{"Authorization": "Bearer " + a.is.sign(t, "k1", valid)})
+		return resp.StatusCode == http.StatusUnauthorized
+	})
+	_, err = connectHTTP(t, a.srv.URL, a.is.sign(t, "k2", valid))
+	require.NoError(t, err)
+}
