@@ -95,15 +95,17 @@ func (g *Gateway) ListenAndServe(ctx context.Context, handler http.Handler, opts
 		return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 			BaseContext: func(net.Listener) context.Context { return streams }}
 	}
-	servers := []*http.Server{newServer(counted)}
+	endpoint := newServer(counted)
+	servers := []*http.Server{endpoint}
 	done := make(chan error, 2)
-	go func() { done <- servers[0].Serve(ln) }()
+	go func() { done <- endpoint.Serve(ln) }()
 	if opts.Log != nil {
 		fmt.Fprintf(opts.Log, "wasmhost mcp: serving streamable HTTP on %s://%s/\n", scheme, ln.Addr())
 	}
 	if opsLn != nil {
-		servers = append(servers, newServer(g.OpsHandler()))
-		go func() { done <- servers[1].Serve(opsLn) }()
+		opsServer := newServer(g.OpsHandler())
+		servers = append(servers, opsServer)
+		go func() { done <- opsServer.Serve(opsLn) }()
 		if opts.Log != nil {
 			fmt.Fprintf(opts.Log, "wasmhost mcp: serving /healthz, /readyz and /metrics on http://%s/\n", opsLn.Addr())
 		}
@@ -124,7 +126,7 @@ func (g *Gateway) ListenAndServe(ctx context.Context, handler http.Handler, opts
 	// returns when every connection is idle; the requests in flight are
 	// waited for (up to the deadline), then the streams are cut.
 	shut := make(chan error, 1)
-	go func() { shut <- servers[0].Shutdown(deadline) }()
+	go func() { shut <- endpoint.Shutdown(deadline) }()
 	finished := make(chan struct{})
 	go func() { inflight.Wait(); close(finished) }()
 	select {
@@ -136,13 +138,13 @@ func (g *Gateway) ListenAndServe(ctx context.Context, handler http.Handler, opts
 	select {
 	case err = <-shut:
 	case <-time.After(time.Second):
-		err = servers[0].Close()
+		err = endpoint.Close()
 	}
 	for _, s := range servers[1:] {
 		_ = s.Close()
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		_ = servers[0].Close()
+		_ = endpoint.Close()
 		return nil // the drain's time was up: what was still running is cut
 	}
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
