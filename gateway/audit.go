@@ -86,11 +86,26 @@ func outcomeOf(result mcp.Result, err error) string {
 				Reason string `json:"reason"`
 			} `json:"error"`
 		}
-		if json.Unmarshal(raw, &doc) == nil && doc.Error.Reason != "" && len(doc.Error.Reason) <= 64 {
+		if json.Unmarshal(raw, &doc) == nil && isReasonCode(doc.Error.Reason) {
 			return doc.Error.Reason
 		}
 	}
 	return "tool_error"
+}
+
+// isReasonCode reports whether s has the shape of the gateway's reason
+// codes (snake_case, short): a metric label must come from a small set,
+// whatever a result carries.
+func isReasonCode(s string) bool {
+	if s == "" || len(s) > 48 {
+		return false
+	}
+	for _, r := range s {
+		if (r < 'a' || r > 'z') && r != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // ClientOf is the identity the HTTP endpoint authenticated for a request:

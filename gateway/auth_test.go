@@ -431,3 +431,60 @@ func TestJWKSCacheExpires(t *testing.T) {
 	_, err = connectHTTP(t, a.srv.URL, a.is.sign(t, "k2", valid))
 	require.NoError(t, err)
 }
+
+// Many clients at once, while the issuer rotates its keys and the cache
+// expires every second: each valid token is served, each token of a
+// withdrawn key refused, and (under make race) the key cache and the
+// metrics are shared without a race.
+func TestConcurrentAuthentication(t *testing.T) {
+	a := startAuthGateway(t, `, "jwksCacheSeconds": 1, "jwksRefreshSeconds": 0`)
+	valid := a.is.claims(testResource)
+	rogue := func() string {
+		a.is.addKey(t, "never-published", false)
+		return a.is.sign(t, "never-published", valid)
+	}()
+	done := make(chan struct{})
+	go func() { // rotation: a new key published every 150 ms, k1 kept
+		defer close(done)
+		for i := range 8 {
+			a.is.addKey(t, fmt.Sprintf("r%d", i), true)
+			time.Sleep(150 * time.Millisecond)
+		}
+	}()
+	var wg sync.WaitGroup
+	failures := make(chan string, 64)
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 15 {
+				token, want := a.is.sign(t, "k1", valid), http.StatusOK
+				switch {
+				case i%3 == 1:
+					token = staticSecret
+				case i%3 == 2:
+					token, want = rogue, http.StatusUnauthorized
+				}
+				req, _ := http.NewRequest(http.MethodPost, a.srv.URL, strings.NewReader(initializeBody))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				req.Header.Set("Authorization", "Bearer "+token)
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					failures <- err.Error()
+					return
+				}
+				resp.Body.Close()
+				if resp.StatusCode != want {
+					failures <- fmt.Sprintf("worker %d request %d: %d, want %d", w, i, resp.StatusCode, want)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	<-done
+	close(failures)
+	for f := range failures {
+		t.Error(f)
+	}
+}
