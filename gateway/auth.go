@@ -146,7 +146,8 @@ func (a *Authenticator) Wrap(next http.Handler) http.Handler {
 		ClockSkew:              a.skew(),
 	})(passed)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		gate.ServeHTTP(&challengeWriter{ResponseWriter: w, rejected: a.rejected}, r)
+		_, hadToken := bearerToken(r)
+		gate.ServeHTTP(&challengeWriter{ResponseWriter: w, rejected: a.rejected, hadToken: hadToken}, r)
 	})
 }
 
@@ -175,29 +176,57 @@ func (a *Authenticator) Metadata() *oauthex.ProtectedResourceMetadata {
 	}
 }
 
-// challengeWriter completes the SDK's refusal: RFC 6750 asks a 401 to
-// carry a WWW-Authenticate challenge, which the SDK adds only in OAuth
-// mode; and a refusal is counted.
+// bearerToken is the request's bearer token, as the SDK's gate reads it.
+func bearerToken(r *http.Request) (string, bool) {
+	fields := strings.Fields(r.Header.Get("Authorization"))
+	if len(fields) != 2 || !strings.EqualFold(fields[0], "bearer") {
+		return "", false
+	}
+	return fields[1], true
+}
+
+// challengeWriter completes the SDK's refusal as RFC 6750 §3 has it: a 401
+// always carries a WWW-Authenticate challenge (the SDK adds one only in
+// OAuth mode), with error="invalid_token" when the request had a token
+// (and no error code when it had none); a 403 carries
+// error="insufficient_scope". A refusal is counted.
 type challengeWriter struct {
 	http.ResponseWriter
 	rejected func(reason string)
+	hadToken bool
 }
 
 func (c *challengeWriter) WriteHeader(code int) {
 	switch code {
 	case http.StatusUnauthorized:
-		if c.Header().Get("WWW-Authenticate") == "" {
-			c.Header().Set("WWW-Authenticate", `Bearer realm="toolsift"`)
+		params := c.params()
+		if c.hadToken {
+			params = append([]string{`error="invalid_token"`}, params...)
 		}
+		if len(params) == 0 {
+			params = []string{`realm="toolsift"`}
+		}
+		c.Header().Set("WWW-Authenticate", "Bearer "+strings.Join(params, ", "))
 		if c.rejected != nil {
 			c.rejected("unauthorized")
 		}
 	case http.StatusForbidden:
+		c.Header().Set("WWW-Authenticate", "Bearer "+strings.Join(append([]string{`error="insufficient_scope"`}, c.params()...), ", "))
 		if c.rejected != nil {
 			c.rejected("insufficient_scope")
 		}
 	}
 	c.ResponseWriter.WriteHeader(code)
+}
+
+// params are the SDK's challenge parameters (resource_metadata, scope).
+func (c *challengeWriter) params() []string {
+	v := c.Header().Get("WWW-Authenticate")
+	rest, ok := strings.CutPrefix(v, "Bearer ")
+	if !ok || rest == "" {
+		return nil
+	}
+	return []string{rest}
 }
 
 // jwtVerifier checks a JWT access token: its algorithm is one allowed, its

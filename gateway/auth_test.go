@@ -256,7 +256,8 @@ func TestHTTPAuthenticatesBearerTokens(t *testing.T) {
 	})
 	t.Run("missing header: 401 naming the resource metadata", func(t *testing.T) {
 		resp := a.rejected(t, "", http.StatusUnauthorized)
-		require.Contains(t, resp.Header.Get("WWW-Authenticate"), `resource_metadata="`+metadataURL+`"`)
+		require.Equal(t, `Bearer resource_metadata="`+metadataURL+`", scope="mcp:tools"`, resp.Header.Get("WWW-Authenticate"),
+			"no error code for a request without a token (RFC 6750 §3.1)")
 		a.rejected(t, "Basic "+base64.StdEncoding.EncodeToString([]byte("u:p")), http.StatusUnauthorized)
 	})
 
@@ -317,7 +318,7 @@ func TestHTTPAuthenticatesBearerTokens(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			resp, body := a.rejectedBody(t, "Bearer "+tc.token(), http.StatusUnauthorized)
 			require.Contains(t, body, tc.why)
-			require.Contains(t, resp.Header.Get("WWW-Authenticate"), `resource_metadata="`+metadataURL+`"`)
+			require.Equal(t, `Bearer error="invalid_token", resource_metadata="`+metadataURL+`", scope="mcp:tools"`, resp.Header.Get("WWW-Authenticate"))
 			_, err := connectHTTP(t, a.srv.URL, tc.token())
 			require.Error(t, err)
 		})
@@ -330,7 +331,7 @@ func TestHTTPAuthenticatesBearerTokens(t *testing.T) {
 	t.Run("missing scope: 403 with the scope to ask for", func(t *testing.T) {
 		token := a.is.sign(t, "k1", with(func(c map[string]any) { c["scope"] = "profile" }))
 		resp := a.rejected(t, "Bearer "+token, http.StatusForbidden)
-		require.Contains(t, resp.Header.Get("WWW-Authenticate"), `scope="mcp:tools"`)
+		require.Equal(t, `Bearer error="insufficient_scope", resource_metadata="`+metadataURL+`", scope="mcp:tools"`, resp.Header.Get("WWW-Authenticate"))
 		token = a.is.sign(t, "k1", with(func(c map[string]any) { delete(c, "scope"); c["scp"] = []string{"mcp:tools"} }))
 		_, err := connectHTTP(t, a.srv.URL, token)
 		require.NoError(t, err, `the scopes may come as "scp"`)

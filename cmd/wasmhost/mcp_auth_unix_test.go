@@ -125,6 +125,11 @@ func TestMCPListenWithAuthAndTLS(t *testing.T) {
 	resp.Body.Close()
 	require.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 	require.Equal(t, `Bearer realm="toolsift"`, resp.Header.Get("WWW-Authenticate"))
+	resp, err = (&http.Client{Transport: bearerTransport{"wrong-token", tlsTransport}}).Post(url, "application/json", strings.NewReader(`{}`))
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	require.Equal(t, `Bearer error="invalid_token"`, resp.Header.Get("WWW-Authenticate"))
 
 	for path, want := range map[string]string{"/readyz": "ready", "/metrics": `toolsift_gateway_tool_calls_total{outcome="ok",tool="call_tool"} 1`} {
 		resp, err := http.Get(ops + path)
