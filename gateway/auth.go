@@ -47,15 +47,26 @@ const (
 	jwksMaxBytes = 1 << 20
 )
 
-// Authenticator checks bearer tokens for the HTTP endpoint.
+// Authenticator checks bearer tokens for the HTTP endpoint. Its checks
+// can be replaced while it serves (Reload), as a catalog is swapped: each
+// request is checked wholly under the checks it began with.
 type Authenticator struct {
+	checks atomic.Pointer[authChecks]
+	client *http.Client
+	// resource is the OAuth resource ("" without OAuth); metadataURL is
+	// where its protected-resource metadata is served, and metadataPath
+	// its path on this endpoint. Fixed for the Authenticator's life: the
+	// endpoint routes the path.
+	resource, metadataURL, metadataPath string
+	rejected                            func(reason string) // metrics; may be nil
+}
+
+// authChecks are one config's checks.
+type authChecks struct {
 	tokens []StaticToken
 	jwt    *jwtVerifier // nil without "oauth"
 	oauth  *OAuthConfig
-	// metadataURL is where the protected-resource metadata is served, and
-	// metadataPath its path on this endpoint.
-	metadataURL, metadataPath string
-	rejected                  func(reason string) // metrics; may be nil
+	gate   *auth.RequireBearerTokenOptions
 }
 
 // NewAuthenticator makes the checks of cfg (nil when cfg configures none).
@@ -64,70 +75,110 @@ func NewAuthenticator(cfg AuthConfig, client *http.Client) (*Authenticator, erro
 	if !cfg.Enabled() {
 		return nil, nil
 	}
-	a := &Authenticator{tokens: cfg.Tokens, oauth: cfg.OAuth}
+	if client == nil {
+		client = &http.Client{Timeout: jwksTimeout}
+	}
+	a := &Authenticator{client: client}
 	if cfg.OAuth != nil {
-		if client == nil {
-			client = &http.Client{Timeout: jwksTimeout}
-		}
-		algs := make([]jose.SignatureAlgorithm, len(cfg.OAuth.Algorithms))
-		for i, alg := range cfg.OAuth.Algorithms {
-			algs[i] = jose.SignatureAlgorithm(alg)
-		}
-		a.jwt = &jwtVerifier{
-			issuer: cfg.OAuth.Issuer, audience: cfg.OAuth.Audience, algs: algs, skew: cfg.OAuth.ClockSkew,
-			keys: &jwksCache{url: cfg.OAuth.JWKSURL, client: client, ttl: cfg.OAuth.JWKSCache, minRefresh: cfg.OAuth.JWKSRefresh},
-		}
 		u, err := url.Parse(cfg.OAuth.Resource)
 		if err != nil {
 			return nil, configErrorf(`"auth.oauth": "resource": %v`, err)
 		}
+		a.resource = cfg.OAuth.Resource
 		// RFC 9728 §3.1: the well-known segment goes between the host and
 		// the resource's path.
 		a.metadataPath = "/.well-known/oauth-protected-resource" + strings.TrimRight(u.EscapedPath(), "/")
 		a.metadataURL = (&url.URL{Scheme: u.Scheme, Host: u.Host}).String() + a.metadataPath
 	}
+	a.checks.Store(a.compile(cfg, nil))
 	return a, nil
+}
+
+// compile makes cfg's checks, keeping the key set held by old when the
+// issuer's key set is fetched the same way.
+func (a *Authenticator) compile(cfg AuthConfig, old *authChecks) *authChecks {
+	c := &authChecks{tokens: cfg.Tokens, oauth: cfg.OAuth, gate: &auth.RequireBearerTokenOptions{
+		ResourceMetadataURL: a.metadataURL,
+		// A static token has no expiry; a JWT without "exp" is refused by
+		// the verifier itself.
+		AllowMissingExpiration: true,
+	}}
+	if o := cfg.OAuth; o != nil {
+		c.gate.Scopes, c.gate.ClockSkew = o.Scopes, o.ClockSkew
+		algs := make([]jose.SignatureAlgorithm, len(o.Algorithms))
+		for i, alg := range o.Algorithms {
+			algs[i] = jose.SignatureAlgorithm(alg)
+		}
+		keys := &jwksCache{url: o.JWKSURL, client: a.client, ttl: o.JWKSCache, minRefresh: o.JWKSRefresh}
+		if old != nil && old.jwt != nil {
+			if k := old.jwt.keys; k.url == keys.url && k.ttl == keys.ttl && k.minRefresh == keys.minRefresh {
+				keys = k
+			}
+		}
+		c.jwt = &jwtVerifier{issuer: o.Issuer, audience: o.Audience, algs: algs, skew: o.ClockSkew, keys: keys}
+	}
+	return c
+}
+
+// Reload replaces the checks with cfg's, atomically: static tokens,
+// scopes, the issuer and its keys. The OAuth resource (whose metadata the
+// endpoint routes) and whether there is authentication at all are fixed
+// until a restart; a cfg that changes them is refused and the checks kept.
+func (a *Authenticator) Reload(cfg AuthConfig) error {
+	resource := ""
+	if cfg.OAuth != nil {
+		resource = cfg.OAuth.Resource
+	}
+	switch {
+	case !cfg.Enabled():
+		return configErrorf(`"auth": authentication cannot be turned off without a restart`)
+	case resource != a.resource:
+		return configErrorf(`"auth.oauth": "resource" (or OAuth itself) cannot change without a restart: %q, was %q`, resource, a.resource)
+	}
+	a.checks.Store(a.compile(cfg, a.checks.Load()))
+	return nil
 }
 
 // Verify is the auth.TokenVerifier: a static token by its hash, else a
 // JWT when OAuth is configured.
 func (a *Authenticator) Verify(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
-	if info := a.staticToken(token); info != nil {
+	return a.checks.Load().verify(ctx, token, nil)
+}
+
+// verify is c's auth.TokenVerifier.
+func (c *authChecks) verify(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+	if info := c.staticToken(token); info != nil {
 		return info, nil
 	}
-	if a.jwt == nil {
+	if c.jwt == nil {
 		return nil, fmt.Errorf("%w: unknown token", auth.ErrInvalidToken)
 	}
-	return a.jwt.verify(ctx, token)
+	return c.jwt.verify(ctx, token)
 }
 
 // staticToken compares the token's hash with every configured one in
 // constant time, never stopping at a match, so that the time taken says
 // nothing about which token, if any, was near.
-func (a *Authenticator) staticToken(token string) *auth.TokenInfo {
+func (c *authChecks) staticToken(token string) *auth.TokenInfo {
 	sum := sha256.Sum256([]byte(token))
 	found := -1
-	for i := range a.tokens {
-		if subtle.ConstantTimeCompare(sum[:], a.tokens[i].SHA256[:]) == 1 {
+	for i := range c.tokens {
+		if subtle.ConstantTimeCompare(sum[:], c.tokens[i].SHA256[:]) == 1 {
 			found = i
 		}
 	}
 	if found < 0 {
 		return nil
 	}
-	t := a.tokens[found]
+	t := c.tokens[found]
 	return &auth.TokenInfo{UserID: t.Name, Scopes: t.Scopes, Extra: map[string]any{AuthMethodKey: "static"}}
 }
 
-// Wrap puts the bearer-token gate in front of next. A request without a
-// valid token gets 401 with a WWW-Authenticate challenge (naming the
-// protected-resource metadata in OAuth mode); one without a required scope
-// gets 403.
+// Wrap puts the bearer-token gate, the SDK's auth.RequireBearerToken, in
+// front of next. A request without a valid token gets 401 with a
+// WWW-Authenticate challenge (naming the protected-resource metadata in
+// OAuth mode); one without a required scope gets 403.
 func (a *Authenticator) Wrap(next http.Handler) http.Handler {
-	var scopes []string
-	if a.oauth != nil {
-		scopes = a.oauth.Scopes
-	}
 	// The passed stage hands the request on with the writer the gate was
 	// given, unwrapped: a streamed response must reach the real writer
 	// (its Flusher), not the challenge stage's.
@@ -137,25 +188,12 @@ func (a *Authenticator) Wrap(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-	gate := auth.RequireBearerToken(a.Verify, &auth.RequireBearerTokenOptions{
-		ResourceMetadataURL: a.metadataURL,
-		Scopes:              scopes,
-		// A static token has no expiry; a JWT without "exp" is refused by
-		// the verifier itself.
-		AllowMissingExpiration: true,
-		ClockSkew:              a.skew(),
-	})(passed)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := a.checks.Load()
 		_, hadToken := bearerToken(r)
-		gate.ServeHTTP(&challengeWriter{ResponseWriter: w, rejected: a.rejected, hadToken: hadToken}, r)
+		auth.RequireBearerToken(c.verify, c.gate)(passed).
+			ServeHTTP(&challengeWriter{ResponseWriter: w, rejected: a.rejected, hadToken: hadToken}, r)
 	})
-}
-
-func (a *Authenticator) skew() time.Duration {
-	if a.oauth != nil {
-		return a.oauth.ClockSkew
-	}
-	return 0
 }
 
 // MetadataPath is the path of the protected-resource metadata ("" without
@@ -164,16 +202,24 @@ func (a *Authenticator) MetadataPath() string { return a.metadataPath }
 
 // Metadata is the protected-resource metadata (RFC 9728) of OAuth mode.
 func (a *Authenticator) Metadata() *oauthex.ProtectedResourceMetadata {
-	if a.oauth == nil {
+	o := a.checks.Load().oauth
+	if o == nil {
 		return nil
 	}
 	return &oauthex.ProtectedResourceMetadata{
-		Resource:               a.oauth.Resource,
-		AuthorizationServers:   a.oauth.AuthorizationServers,
-		ScopesSupported:        a.oauth.Scopes,
+		Resource:               o.Resource,
+		AuthorizationServers:   o.AuthorizationServers,
+		ScopesSupported:        o.Scopes,
 		BearerMethodsSupported: []string{"header"},
 		ResourceName:           "toolsift MCP gateway",
 	}
+}
+
+// MetadataHandler serves Metadata, as it is when asked.
+func (a *Authenticator) MetadataHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth.ProtectedResourceMetadataHandler(a.Metadata()).ServeHTTP(w, r)
+	})
 }
 
 // bearerToken is the request's bearer token, as the SDK's gate reads it.

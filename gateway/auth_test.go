@@ -136,6 +136,7 @@ type authGateway struct {
 	srv   *httptest.Server
 	is    *issuer
 	audit *syncBuffer
+	authn *gateway.Authenticator
 }
 
 func startAuthGateway(t *testing.T, oauthExtra string) *authGateway {
@@ -159,7 +160,7 @@ func startAuthGateway(t *testing.T, oauthExtra string) *authGateway {
 	require.NoError(t, err)
 	srv := httptest.NewServer(s.g.HTTPHandlerWith(gateway.HTTPOptions{Auth: authn}))
 	t.Cleanup(srv.Close)
-	return &authGateway{started: s, srv: srv, is: is, audit: audit}
+	return &authGateway{started: s, srv: srv, is: is, audit: audit, authn: authn}
 }
 
 // bearer adds a bearer token to every request of an HTTP client.
@@ -488,4 +489,48 @@ func TestConcurrentAuthentication(t *testing.T) {
 	for f := range failures {
 		t.Error(f)
 	}
+}
+
+// Reload swaps the checks while the endpoint serves: a static token
+// rotated out is refused and its successor served, a new required scope
+// applies to the next request and shows in the metadata, and the key set
+// held is kept; turning authentication off or moving the resource needs a
+// restart.
+func TestAuthenticatorReload(t *testing.T) {
+	a := startAuthGateway(t, "")
+	valid := a.is.claims(testResource)
+	_, err := connectHTTP(t, a.srv.URL, staticSecret)
+	require.NoError(t, err)
+	_, err = connectHTTP(t, a.srv.URL, a.is.sign(t, "k1", valid))
+	require.NoError(t, err)
+	fetches := a.is.fetches.Load()
+	require.Equal(t, int32(1), fetches)
+
+	const next = "the-next-token-of-the-ci-client-0123456789"
+	sum := sha256.Sum256([]byte(next))
+	reload := func(tokens, scopes string, resource string) error {
+		cfg, err := gateway.ParseConfig([]byte(fmt.Sprintf(`{"mcpServers": {"a": {"command": "x"}}, "auth": {%s
+		  "oauth": {"resource": %q, "issuer": %q, "jwksUrl": %q, "scopes": %s}}}`, tokens, resource, a.is.url(), a.is.jwksURL(), scopes)))
+		require.NoError(t, err)
+		return a.authn.Reload(cfg.Auth)
+	}
+	require.NoError(t, reload(`"tokens": {"ci": {"sha256": "`+hex.EncodeToString(sum[:])+`"}},`, `["mcp:tools", "mcp:call"]`, testResource))
+	a.rejected(t, "Bearer "+staticSecret, http.StatusUnauthorized)
+	resp := a.rejected(t, "Bearer "+a.is.sign(t, "k1", valid), http.StatusForbidden)
+	require.Contains(t, resp.Header.Get("WWW-Authenticate"), `scope="mcp:tools mcp:call"`)
+	_, err = connectHTTP(t, a.srv.URL, next)
+	require.NoError(t, err, "the static token's scopes default to the new required ones")
+	withBoth := a.is.claims(testResource)
+	withBoth["scope"] = "mcp:tools mcp:call"
+	_, err = connectHTTP(t, a.srv.URL, a.is.sign(t, "k1", withBoth))
+	require.NoError(t, err)
+	require.Equal(t, fetches, a.is.fetches.Load(), "the key set held is kept across the reload")
+	status, body := get(t, a.srv.URL+"/.well-known/oauth-protected-resource/mcp")
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, body, `"scopes_supported":["mcp:tools","mcp:call"]`)
+
+	require.Error(t, reload("", `[]`, "https://elsewhere.test/"), "the resource is routed: a restart")
+	require.Error(t, a.authn.Reload(gateway.AuthConfig{}), "authentication cannot be turned off by a reload")
+	_, err = connectHTTP(t, a.srv.URL, next)
+	require.NoError(t, err, "a refused reload keeps the checks")
 }

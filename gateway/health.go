@@ -3,8 +3,6 @@ package gateway
 import (
 	"fmt"
 	"net/http"
-
-	"github.com/modelcontextprotocol/go-sdk/auth"
 )
 
 // The operations endpoints, none behind authentication:
@@ -55,7 +53,7 @@ func (g *Gateway) withOperations(mcp http.Handler, authn *Authenticator) http.Ha
 	if authn == nil {
 		mux.Handle("GET /metrics", g.MetricsHandler())
 	} else if path := authn.MetadataPath(); path != "" {
-		metadata := auth.ProtectedResourceMetadataHandler(authn.Metadata())
+		metadata := authn.MetadataHandler()
 		mux.Handle(path, metadata)
 		if path != "/.well-known/oauth-protected-resource" {
 			// A client that looks at the root well-known path first finds
