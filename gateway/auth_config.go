@@ -3,6 +3,7 @@ package gateway
 import (
 	"bytes"
 	"crypto/sha256"
+	"crypto/tls"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -96,6 +97,19 @@ type TLSConfig struct {
 
 // Enabled reports whether the gateway serves TLS itself.
 func (t TLSConfig) Enabled() bool { return t.Cert != "" }
+
+// Load reads the certificate and key into a server TLS config (TLS 1.2
+// or later); nil when the gateway serves no TLS itself.
+func (t TLSConfig) Load() (*tls.Config, error) {
+	if !t.Enabled() {
+		return nil, nil
+	}
+	cert, err := tls.LoadX509KeyPair(t.Cert, t.Key)
+	if err != nil {
+		return nil, configErrorf("tls: %v", err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
+}
 
 func (t *TLSConfig) resolve(dir string) {
 	if t.Cert != "" && !filepath.IsAbs(t.Cert) {

@@ -46,17 +46,12 @@ func (g *Gateway) ListenAndServe(ctx context.Context, handler http.Handler, opts
 	if opts.DrainTimeout <= 0 {
 		opts.DrainTimeout = DefaultDrainTimeout
 	}
-	var tlsConfig *tls.Config
-	if opts.TLS.Enabled() {
-		cert, err := tls.LoadX509KeyPair(opts.TLS.Cert, opts.TLS.Key)
-		if err != nil {
-			return fmt.Errorf("tls: %w", err)
-		}
-		tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	tlsConfig, err := opts.TLS.Load()
+	if err != nil {
+		return err
 	}
 	ln := opts.Listener
 	if ln == nil {
-		var err error
 		if ln, err = net.Listen("tcp", opts.Listen); err != nil {
 			return err
 		}
@@ -68,7 +63,6 @@ func (g *Gateway) ListenAndServe(ctx context.Context, handler http.Handler, opts
 	}
 	opsLn := opts.OpsListener
 	if opsLn == nil && opts.OpsListen != "" {
-		var err error
 		if opsLn, err = net.Listen("tcp", opts.OpsListen); err != nil {
 			ln.Close()
 			return err
@@ -134,7 +128,6 @@ func (g *Gateway) ListenAndServe(ctx context.Context, handler http.Handler, opts
 	case <-deadline.Done():
 	}
 	cut()
-	var err error
 	select {
 	case err = <-shut:
 	case <-time.After(time.Second):

@@ -91,6 +91,11 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if authn, err = gateway.NewAuthenticator(cfg.Auth, nil); err != nil {
 			return printError(stderr, wire.Validation("invalid_config", err.Error()))
 		}
+		// A certificate that does not load is found before any server
+		// starts.
+		if _, err := tlsConfig.Load(); err != nil {
+			return printError(stderr, wire.Validation("invalid_config", err.Error()))
+		}
 	}
 	audit := slog.New(slog.NewJSONHandler(stderr, nil))
 	if cfg.Audit.File != "" {

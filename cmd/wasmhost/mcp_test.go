@@ -65,6 +65,10 @@ func TestMCPFlags(t *testing.T) {
 	code, _, stderr = runCLI(t, "", "mcp", "--config", authed, "--listen", "0.0.0.0:8080", "--tls-cert", "c.pem")
 	require.Equal(t, 3, code)
 	require.Contains(t, stderr, "--tls-cert and --tls-key go together")
+	code, _, stderr = runCLI(t, "", "mcp", "--config", authed, "--listen", "0.0.0.0:8080", "--tls-cert", write("c.pem", "not PEM"), "--tls-key", write("k.pem", "not PEM"))
+	require.Equal(t, 3, code)
+	require.Contains(t, stderr, `"reason":"invalid_config"`)
+	require.Contains(t, stderr, "tls: ")
 
 	code, _, stderr = runCLI(t, "", "mcp", "--config", bad, "--expose", "all")
 	require.Equal(t, 3, code)
