@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"log/slog"
 	"os"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsift/toolsift/core/importer/native"
 )
 
 // operations are what an operator watches: metrics, the audit log, and
@@ -59,7 +62,8 @@ func (g *Gateway) observe(next mcp.MethodHandler) mcp.MethodHandler {
 			m.refused.WithLabelValues(RefusedByGuard).Inc()
 		}
 		if tool != searchToolsTool.Name && tool != inspectToolTool.Name {
-			g.auditCall(ctx, call, outcome, took)
+			path := g.auditCall(ctx, call, outcome, took)
+			m.byServer.WithLabelValues(g.serverOfPath(path), outcome).Inc()
 		}
 		return result, err
 	}
@@ -121,7 +125,7 @@ func ClientOf(ctx context.Context, req *mcp.CallToolRequest) *auth.TokenInfo {
 // auditCall writes the audit line of one call: who, which tool, under
 // which hashes (the caller's, and those serving when it ended), the
 // outcome and how long it took. The arguments only if the config says so.
-func (g *Gateway) auditCall(ctx context.Context, call *mcp.CallToolRequest, outcome string, took time.Duration) {
+func (g *Gateway) auditCall(ctx context.Context, call *mcp.CallToolRequest, outcome string, took time.Duration) (path string) {
 	client, method := "", "none"
 	if info := ClientOf(ctx, call); info != nil {
 		client = info.UserID
@@ -158,6 +162,22 @@ func (g *Gateway) auditCall(ctx context.Context, call *mcp.CallToolRequest, outc
 		attrs = append(attrs, slog.Any("arguments", args.Arguments))
 	}
 	g.ops.audit.LogAttrs(context.Background(), slog.LevelInfo, "call_tool", attrs...)
+	return args.Path
+}
+
+// serverOfPath is the configured server a canonical path names (its
+// first segment is the server's product ID), or "unknown": a label from
+// the config, never from what a client sent.
+func (g *Gateway) serverOfPath(path string) string {
+	product, _, ok := strings.Cut(path, ".")
+	if ok {
+		for _, d := range g.servers {
+			if native.ProductID(d.cfg.Name) == product {
+				return d.cfg.Name
+			}
+		}
+	}
+	return "unknown"
 }
 
 // Ready reports whether the gateway should get traffic: a catalog serves

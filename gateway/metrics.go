@@ -18,6 +18,7 @@ type metrics struct {
 	search       prometheus.Histogram
 	callLatency  prometheus.Histogram
 	refused      *prometheus.CounterVec
+	byServer     *prometheus.CounterVec
 	unauthorized *prometheus.CounterVec
 	swaps        prometheus.Counter
 	generation   atomic.Int64
@@ -50,6 +51,10 @@ func newMetrics(g *Gateway) *metrics {
 			Name: "toolsift_gateway_calls_refused_total",
 			Help: "calls refused before reaching a server: by the destructive guard (guard) or by the client's policy (policy).",
 		}, []string{"by"}),
+		byServer: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "toolsift_gateway_server_calls_total",
+			Help: "call_tool and direct calls by the server the path names (a configured server, or unknown) and outcome.",
+		}, []string{"server", "outcome"}),
 		unauthorized: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "toolsift_gateway_http_auth_rejected_total",
 			Help: "HTTP requests refused by authentication: unauthorized (401) or insufficient_scope (403).",
@@ -67,7 +72,7 @@ func newMetrics(g *Gateway) *metrics {
 	for _, reason := range []string{"unauthorized", "insufficient_scope"} {
 		m.unauthorized.WithLabelValues(reason)
 	}
-	m.reg.MustRegister(m.calls, m.search, m.callLatency, m.refused, m.unauthorized, m.swaps,
+	m.reg.MustRegister(m.calls, m.search, m.callLatency, m.refused, m.byServer, m.unauthorized, m.swaps,
 		&stateCollector{g: g, m: m},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

@@ -65,21 +65,23 @@ func TestMetricsAndAudit(t *testing.T) {
 	status, page := get(t, srv.URL+"/metrics")
 	require.Equal(t, http.StatusOK, status, "no authentication: metrics on the MCP address")
 	for sample, want := range map[string]float64{
-		`toolsift_gateway_tool_calls_total{outcome="ok",tool="search_tools"}`:                   2,
-		`toolsift_gateway_tool_calls_total{outcome="ok",tool="call_tool"}`:                      1,
-		`toolsift_gateway_tool_calls_total{outcome="destructive_not_allowed",tool="call_tool"}`: 1,
-		`toolsift_gateway_tool_calls_total{outcome="catalog_changed",tool="inspect_tool"}`:      1,
-		`toolsift_gateway_calls_refused_total{by="guard"}`:                                      1,
-		`toolsift_gateway_calls_refused_total{by="policy"}`:                                     1,
-		`toolsift_gateway_search_duration_seconds_count`:                                        2,
-		`toolsift_gateway_call_duration_seconds_count`:                                          2,
-		`toolsift_gateway_server_up{server="steady"}`:                                           1,
-		`toolsift_gateway_server_restarts_total{server="steady"}`:                               0,
-		`toolsift_gateway_catalog_tools`:                                                        5,
-		`toolsift_gateway_catalog_generation`:                                                   1,
-		`toolsift_gateway_catalog_stale`:                                                        0,
-		`toolsift_gateway_ready`:                                                                1,
-		`toolsift_gateway_http_auth_rejected_total{reason="unauthorized"}`:                      0,
+		`toolsift_gateway_tool_calls_total{outcome="ok",tool="search_tools"}`:                    2,
+		`toolsift_gateway_tool_calls_total{outcome="ok",tool="call_tool"}`:                       1,
+		`toolsift_gateway_tool_calls_total{outcome="destructive_not_allowed",tool="call_tool"}`:  1,
+		`toolsift_gateway_tool_calls_total{outcome="catalog_changed",tool="inspect_tool"}`:       1,
+		`toolsift_gateway_calls_refused_total{by="guard"}`:                                       1,
+		`toolsift_gateway_server_calls_total{outcome="ok",server="steady"}`:                      1,
+		`toolsift_gateway_server_calls_total{outcome="destructive_not_allowed",server="steady"}`: 1,
+		`toolsift_gateway_calls_refused_total{by="policy"}`:                                      1,
+		`toolsift_gateway_search_duration_seconds_count`:                                         2,
+		`toolsift_gateway_call_duration_seconds_count`:                                           2,
+		`toolsift_gateway_server_up{server="steady"}`:                                            1,
+		`toolsift_gateway_server_restarts_total{server="steady"}`:                                0,
+		`toolsift_gateway_catalog_tools`:                                                         5,
+		`toolsift_gateway_catalog_generation`:                                                    1,
+		`toolsift_gateway_catalog_stale`:                                                         0,
+		`toolsift_gateway_ready`:                                                                 1,
+		`toolsift_gateway_http_auth_rejected_total{reason="unauthorized"}`:                       0,
 	} {
 		require.Equal(t, want, metricValue(t, page, sample), sample)
 	}
