@@ -137,6 +137,7 @@ type authGateway struct {
 	is    *issuer
 	audit *syncBuffer
 	authn *gateway.Authenticator
+	cfg   *gateway.Config
 }
 
 func startAuthGateway(t *testing.T, oauthExtra string) *authGateway {
@@ -160,7 +161,7 @@ func startAuthGateway(t *testing.T, oauthExtra string) *authGateway {
 	require.NoError(t, err)
 	srv := httptest.NewServer(s.g.HTTPHandlerWith(gateway.HTTPOptions{Auth: authn}))
 	t.Cleanup(srv.Close)
-	return &authGateway{started: s, srv: srv, is: is, audit: audit, authn: authn}
+	return &authGateway{started: s, srv: srv, is: is, audit: audit, authn: authn, cfg: cfg}
 }
 
 // bearer adds a bearer token to every request of an HTTP client.
@@ -349,6 +350,17 @@ func TestHTTPAuthenticatesBearerTokens(t *testing.T) {
 		resp = post(t, a.srv.URL, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, map[string]string{
 			"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-06-18", "Authorization": "Bearer " + a.is.sign(t, "k1", valid)})
 		require.Equal(t, http.StatusForbidden, resp.StatusCode, "the SDK binds a session to its TokenInfo.UserID")
+	})
+	t.Run("a browser client of an allowed origin can read the challenge", func(t *testing.T) {
+		authn, err := gateway.NewAuthenticator(a.cfg.Auth, nil)
+		require.NoError(t, err)
+		browser := httptest.NewServer(a.g.HTTPHandlerWith(gateway.HTTPOptions{Auth: authn, AllowedOrigins: []string{"http://localhost:6274"}}))
+		defer browser.Close()
+		resp := post(t, browser.URL, initializeBody, map[string]string{"Origin": "http://localhost:6274"})
+		require.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+		require.Equal(t, "http://localhost:6274", resp.Header.Get("Access-Control-Allow-Origin"))
+		require.Contains(t, resp.Header.Get("Access-Control-Expose-Headers"), "WWW-Authenticate")
+		require.Contains(t, resp.Header.Get("WWW-Authenticate"), "resource_metadata=")
 	})
 	t.Run("protected-resource metadata (RFC 9728), without a token", func(t *testing.T) {
 		for _, path := range []string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"} {
