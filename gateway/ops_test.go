@@ -237,3 +237,21 @@ func TestOpsAddressServesMetricsWithoutAuth(t *testing.T) {
 	var opErr *net.OpError
 	require.True(t, errors.As(err, &opErr), "closed after the stop: %v", err)
 }
+
+// Two gateways with the same config, each with its own child server,
+// build the same catalog: a search on one gives hashes the other accepts
+// for inspect_tool and call_tool (docs/DEPLOY.md, how replicas agree).
+func TestReplicasAgreeOnHashes(t *testing.T) {
+	quiet := gateway.Options{AuditLogger: slog.New(slog.NewJSONHandler(io.Discard, nil))}
+	one := startGateway(t, []gateway.ServerConfig{childServer("steady", "steady")}, quiet)
+	two := startGateway(t, []gateway.ServerConfig{childServer("steady", "steady")}, quiet)
+	answerOne, _, h := search(t, one.client, map[string]any{"query": "echo a message"})
+	answerTwo, _, h2 := search(t, two.client, map[string]any{"query": "echo a message"})
+	require.Equal(t, h, h2)
+	require.Equal(t, answerOne, answerTwo, "byte for byte")
+	r := call(t, two.client, "inspect_tool", h.args(map[string]any{"path": "steady.echo"}))
+	require.False(t, r.IsError, text(t, r, 0))
+	r = call(t, two.client, "call_tool", h.args(map[string]any{"path": "steady.echo", "arguments": map[string]any{"message": "from one"}}))
+	require.False(t, r.IsError, text(t, r, 0))
+	require.Equal(t, "echo: from one", text(t, r, 0))
+}
