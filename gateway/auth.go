@@ -284,7 +284,6 @@ type jwtVerifier struct {
 	algs             []jose.SignatureAlgorithm
 	skew             time.Duration
 	keys             *jwksCache
-	now              func() time.Time // tests; nil: time.Now
 }
 
 // scopeClaims are the two spellings of a token's scopes: "scope", a
@@ -323,11 +322,7 @@ func (v *jwtVerifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, 
 	if std.Expiry == nil {
 		return nil, invalid(`no "exp"`)
 	}
-	now := time.Now
-	if v.now != nil {
-		now = v.now
-	}
-	if err := std.ValidateWithLeeway(jwt.Expected{Issuer: v.issuer, AnyAudience: jwt.Audience{v.audience}, Time: now()}, v.skew); err != nil {
+	if err := std.ValidateWithLeeway(jwt.Expected{Issuer: v.issuer, AnyAudience: jwt.Audience{v.audience}, Time: time.Now()}, v.skew); err != nil {
 		return nil, invalid("%v", err)
 	}
 	if std.Subject == "" {
