@@ -268,6 +268,7 @@ func (g *Gateway) load(ctx context.Context, snap []byte) error {
 // swapped runs after a new generation is published: the exposed tools
 // follow it, and tests waiting for a swap are told.
 func (g *Gateway) swapped(gen *generation) {
+	g.ops.metrics.swapped()
 	if g.opts.ExposeFound {
 		g.syncExposed(gen)
 	}

@@ -36,6 +36,13 @@ type Config struct {
 	// Policy is the per-client policy of the file's "policy" key
 	// (policy.go); nil (a Config built in code) is DefaultPolicy.
 	Policy *Policy
+
+	// Serving a team (auth_config.go): the top-level "auth", "tls" and
+	// "audit" keys. The zero values are no authentication, no TLS and
+	// audit lines without arguments.
+	Auth  AuthConfig
+	TLS   TLSConfig
+	Audit AuditConfig
 }
 
 // ServerConfig is one downstream server: a command to start (stdio) or a
@@ -119,6 +126,7 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, configErrorf("%v", err)
 	}
 	dir := filepath.Dir(abs)
+	cfg.TLS.resolve(dir)
 	for i := range cfg.Servers {
 		s := &cfg.Servers[i]
 		if !s.Stdio() {
@@ -205,6 +213,9 @@ func ParseConfig(data []byte) (*Config, error) {
 	}
 	cfg.FileOrder = fileOrder(data)
 	if cfg.Policy, err = parsePolicy(data, namesOf(entries)); err != nil {
+		return nil, err
+	}
+	if err := parseServingKeys(data, cfg); err != nil {
 		return nil, err
 	}
 	return cfg, nil

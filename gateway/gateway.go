@@ -29,6 +29,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -72,6 +73,9 @@ type Options struct {
 	// server is left out first). Defaults: DefaultMaxServerTools,
 	// DefaultMaxServerBytes, DefaultCatalogBudget.
 	MaxServerTools, MaxServerBytes, CatalogBudget int
+	// AuditLogger receives one line for every call_tool (audit.go).
+	// Default: JSON on stderr.
+	AuditLogger *slog.Logger
 	// RelistCache is how old a server's listing may be when a call to an
 	// untrusted server is checked against it; older, the server is listed
 	// again first. Default DefaultRelistCache; negative: list before every
@@ -135,9 +139,10 @@ type Gateway struct {
 	onSwap       func(*generation)
 
 	exposed exposedTools
+	ops     *operations // metrics, audit, draining (audit.go)
 
-	pol             policyState       // the per-client policy serving (policy.go)
-	onPolicyRefusal func(path string) // counts a call or inspect refused by policy; nil: none
+	pol   policyState                   // the per-client policy serving (policy.go)
+	authn atomic.Pointer[Authenticator] // the HTTP endpoint's, reloaded with the policy; nil: none
 
 	stop context.CancelFunc
 	wg   sync.WaitGroup
@@ -165,6 +170,8 @@ func New(cfg *Config, opts Options) *Gateway {
 	if cfg.Policy != nil {
 		g.pol.current.Store(cfg.Policy)
 	}
+	g.ops = newOperations(g, cfg)
+	g.server.AddReceivingMiddleware(g.observe)
 	return g
 }
 

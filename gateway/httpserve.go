@@ -38,6 +38,10 @@ type HTTPOptions struct {
 	// There is then no GET stream for server notifications, and
 	// SessionIdle does not apply. Default false.
 	Stateless bool
+	// Auth, when set, requires a bearer token of every MCP request
+	// (auth.go); the health endpoints and the protected-resource metadata
+	// are served without one. Default: none.
+	Auth *Authenticator
 }
 
 func (o HTTPOptions) withDefaults() HTTPOptions {
@@ -72,7 +76,12 @@ func (g *Gateway) HTTPHandlerWith(opts HTTPOptions) http.Handler {
 	}
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.server },
 		&mcp.StreamableHTTPOptions{SessionTimeout: opts.SessionIdle, Stateless: opts.Stateless})
-	return &httpGuard{allowed: allowed, bodyTimeout: opts.BodyTimeout, next: sdk}
+	guard := &httpGuard{allowed: allowed, bodyTimeout: opts.BodyTimeout, next: sdk}
+	guard.authenticated = http.HandlerFunc(guard.serveBody)
+	if opts.Auth != nil {
+		guard.authenticated = g.authenticate(opts.Auth, guard.authenticated)
+	}
+	return g.withOperations(guard, opts.Auth)
 }
 
 // CheckOrigin reports whether o is an origin HTTPOptions.AllowedOrigins
@@ -90,6 +99,10 @@ type httpGuard struct {
 	allowed     map[string]bool
 	bodyTimeout time.Duration
 	next        http.Handler
+	// authenticated is serveBody, behind the authentication gate when
+	// there is one: a request's origin is checked first, its token before
+	// its body is read.
+	authenticated http.Handler
 }
 
 func (h *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -116,6 +129,12 @@ func (h *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	h.authenticated.ServeHTTP(w, r)
+}
+
+// serveBody reads the body within the timeout and hands the request to
+// the SDK.
+func (h *httpGuard) serveBody(w http.ResponseWriter, r *http.Request) {
 	if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
 		body, status := readBody(w, r, h.bodyTimeout)
 		if status != 0 {
@@ -163,6 +182,6 @@ func allowCORS(h http.Header, origin string) {
 	h.Add("Vary", "Origin")
 	h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE")
 	h.Set("Access-Control-Allow-Headers", "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID")
-	h.Set("Access-Control-Expose-Headers", "Mcp-Session-Id, Mcp-Protocol-Version")
+	h.Set("Access-Control-Expose-Headers", "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate")
 	h.Set("Access-Control-Max-Age", "600")
 }

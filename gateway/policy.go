@@ -371,25 +371,14 @@ func (p *Policy) scopesRule(scopes []string) *Rule {
 	return r.(*Rule)
 }
 
-// identity is the TokenInfo the authentication middleware attached to
-// the HTTP request behind req: the SDK copies it into the request's Extra
-// (the handler's context is the session's, not always the request's),
-// and the context is asked as well.
-func identity(ctx context.Context, req *mcp.CallToolRequest) *auth.TokenInfo {
-	if req != nil && req.Extra != nil && req.Extra.TokenInfo != nil {
-		return req.Extra.TokenInfo
-	}
-	return auth.TokenInfoFromContext(ctx)
-}
-
-// ClientOf names the client of a tool call for logs: its TokenInfo's
-// UserID, "stdio", or "anonymous".
-func ClientOf(ctx context.Context, req *mcp.CallToolRequest) string {
+// clientName names the client of a tool call for logs and refusals: its
+// TokenInfo's UserID, "stdio", or "anonymous".
+func clientName(ctx context.Context, req *mcp.CallToolRequest) string {
 	switch {
 	case req == nil || req.Extra == nil || req.Extra.Header == nil:
 		return "stdio"
 	}
-	if info := identity(ctx, req); info != nil {
+	if info := ClientOf(ctx, req); info != nil {
 		return info.UserID
 	}
 	return "anonymous"
@@ -598,9 +587,7 @@ func (v *view) merge(sr *wire.SearchRequest) {
 func (g *Gateway) policyDenied(client string, rule *Rule, r route, why string) *wire.Error {
 	path := r.tool.CanonicalPath
 	g.log.Info("refused by policy", "client", client, "rule", rule.label, "tool", path, "why", why)
-	if g.onPolicyRefusal != nil {
-		g.onPolicyRefusal(path)
-	}
+	g.CountPolicyRefusal()
 	return wire.Validation("policy_denied", fmt.Sprintf(
 		"%s is not available to this client: %s (the gateway's policy); search for another tool", path, why))
 }
@@ -609,7 +596,7 @@ func (g *Gateway) policyDenied(client string, rule *Rule, r route, why string) *
 func (g *Gateway) checkPolicy(ctx context.Context, req *mcp.CallToolRequest, r route) *wire.Error {
 	rule := g.policy().ruleFor(ctx, req)
 	if ok, why := rule.verdict(r); !ok {
-		return g.policyDenied(ClientOf(ctx, req), rule, r, why)
+		return g.policyDenied(clientName(ctx, req), rule, r, why)
 	}
 	return nil
 }

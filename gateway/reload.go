@@ -31,15 +31,22 @@ func (g *Gateway) SetPolicy(p *Policy) {
 	g.pol.current.Store(p)
 }
 
-// ReloadConfig reads the config file again and swaps its policy in. A file
-// that does not load (unreadable, not valid, a policy naming an unknown
-// server) changes nothing: the error says why, and the policy serving
-// stays. The servers are started once, at Start: a change to them is
+// ReloadConfig reads the config file again and swaps its policy in, and
+// its "auth" block into the HTTP endpoint's authentication (tokens, scopes,
+// the issuer). A file that does not load (unreadable, not valid, a policy
+// naming an unknown server, an auth block Authenticator.Reload refuses)
+// changes nothing: the error says why, and the policy and checks serving
+// stay. The servers are started once, at Start: a change to them is
 // reported (changedServers) and takes effect on a restart.
 func (g *Gateway) ReloadConfig(path string) (changedServers bool, err error) {
 	cfg, err := LoadConfig(path)
 	if err != nil {
 		return false, err
+	}
+	if a := g.authn.Load(); a != nil {
+		if err := a.Reload(cfg.Auth); err != nil {
+			return false, err
+		}
 	}
 	g.SetPolicy(cfg.Policy)
 	running := make([]ServerConfig, len(g.servers))

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,9 +35,40 @@ func TestMCPFlags(t *testing.T) {
 	require.Equal(t, 3, code)
 	require.Contains(t, stderr, `"reason":"invalid_config"`)
 
-	code, _, stderr = runCLI(t, "", "mcp", "--config", bad, "--listen", "0.0.0.0:8080")
+	code, _, stderr = runCLI(t, "", "mcp", "--config", bad, "--listen", "no-port")
 	require.Equal(t, 3, code)
 	require.Contains(t, stderr, `"reason":"invalid_listen_address"`)
+
+	// A non-loopback address needs authentication, and TLS or a proxy
+	// that terminates it; the checks come before any server starts.
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+		return p
+	}
+	open := write("open.json", `{"mcpServers": {"a": {"command": "does-not-start"}}}`)
+	authed := write("authed.json", `{"mcpServers": {"a": {"command": "does-not-start"}}, "auth": {"tokens": {"ci": {"sha256": "`+strings.Repeat("0f", 32)+`"}}}}`)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--config", open, "--listen", "0.0.0.0:8080"}, "configure authentication first"},
+		{[]string{"--config", open, "--listen", "192.0.2.1:8080", "--tls-terminated-by-proxy"}, "configure authentication first"},
+		{[]string{"--config", authed, "--listen", "0.0.0.0:8080"}, "serve TLS"},
+	} {
+		code, _, stderr = runCLI(t, "", append([]string{"mcp"}, tc.args...)...)
+		require.Equal(t, 3, code, tc.args)
+		require.Contains(t, stderr, `"reason":"invalid_listen_address"`, tc.args)
+		require.Contains(t, stderr, tc.want, tc.args)
+	}
+	code, _, stderr = runCLI(t, "", "mcp", "--config", authed, "--listen", "0.0.0.0:8080", "--tls-cert", "c.pem")
+	require.Equal(t, 3, code)
+	require.Contains(t, stderr, "--tls-cert and --tls-key go together")
+	code, _, stderr = runCLI(t, "", "mcp", "--config", authed, "--listen", "0.0.0.0:8080", "--tls-cert", write("c.pem", "not PEM"), "--tls-key", write("k.pem", "not PEM"))
+	require.Equal(t, 3, code)
+	require.Contains(t, stderr, `"reason":"invalid_config"`)
+	require.Contains(t, stderr, "tls: ")
 
 	code, _, stderr = runCLI(t, "", "mcp", "--config", bad, "--expose", "all")
 	require.Equal(t, 3, code)
