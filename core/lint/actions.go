@@ -21,7 +21,7 @@ authenticate authorize autocomplete back block book browse build bulk calculate 
 classify clean clear click clone close collect comment commit compare compile complete compose compress compute configure
 confirm connect convert copy count crawl create crop decline decode decrypt delete deploy describe detect diff disable
 disconnect dismiss display download draft draw duplicate edit embed enable encode encrypt end enqueue enroll ensure
-estimate evaluate execute expand explain export extract fetch fill filter find finish flag follow fork format forward
+estimate evaluate evict drain ping execute expand explain export extract fetch fill filter find finish flag follow fork format forward
 generate geocode get give grant group handle help hide highlight identify ignore import index inform insert inspect
 install invite invoke issue join kill label launch leave let like link list load locate lock log login logout look lookup
 manage map mark measure merge migrate modify monitor move mute navigate notify obtain open order organize overwrite paginate

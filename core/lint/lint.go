@@ -329,7 +329,7 @@ func (l *linter) expectations(expect []Expectation) ([]ExpectationResult, error)
 				Queries: []QueryResult{{Of: result.Tool, Kind: "expectation", Query: x.Query, Rank: rank, Winners: winners}}})
 		default:
 			l.add(Finding{Level: Error, Check: CheckExpectation, Tool: result.Tool,
-				Message: fmt.Sprintf("%q does not rank it in the top %d (%s); %s win", x.Query, TopK, rankText(rank), winnerList(winners)),
+				Message: fmt.Sprintf("%q does not rank it in the top %d (%s)%s", x.Query, TopK, rankText(rank), winnersClause(winners)),
 				Queries: []QueryResult{{Of: result.Tool, Kind: "expectation", Query: x.Query, Rank: rank, Winners: winners}}})
 		}
 	}
@@ -376,6 +376,14 @@ func rankText(rank int) string {
 		return fmt.Sprintf("not in the first %d", RankLimit)
 	}
 	return ordinal(rank)
+}
+
+// winnersClause: "; a, b, c rank above it", or "" without winners.
+func winnersClause(ws []Winner) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	return "; " + winnerList(ws) + " rank above it"
 }
 
 func winnerList(ws []Winner) string {
