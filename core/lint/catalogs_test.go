@@ -3,7 +3,7 @@ package lint_test
 import (
 	"bytes"
 	"compress/gzip"
-		"io"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
