@@ -24,7 +24,7 @@ from .provider_frameworks import (
     llamaindex_tool_definitions,
 )
 from .provider import ProviderEngine, ToolList, ToolSession, from_anthropic_tools, from_mcp_tools, from_openai_tools
-from .lint import LintExpectation, LintReport, lint, lint_raw
+from ._lint import LintExpectation, LintReport, lint, lint_raw
 
 __version__ = "0.1.0"
 
