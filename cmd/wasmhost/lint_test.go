@@ -113,3 +113,26 @@ func TestLintGatewayCatalog(t *testing.T) {
 	require.Equal(t, want, got)
 	require.Contains(t, got, `"schema":"toolsift.lint.v1"`)
 }
+
+// A snapshot built without tool search keeps no original MCP definitions:
+// lint cannot tell a tool without annotations from one that says only
+// destructiveHint: true, and says so at info level instead of warning.
+func TestLintSnapshotWithoutOriginals(t *testing.T) {
+	snap := filepath.Join(t.TempDir(), "trips.snap")
+	code, _, stderr := runCLI(t, "", "snapshot", "build", "--format", "mcp", "--in", tripsCatalog, "-o", snap)
+	require.Equal(t, 0, code, stderr)
+	code, out, stderr := runCLI(t, "", "lint", "--engine", "native", "--snapshot", snap, "--json")
+	require.Equal(t, 0, code, stderr)
+	var report struct {
+		Findings []struct{ Level, Check, Tool, Message string }
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &report))
+	var unannotated []string
+	for _, f := range report.Findings {
+		if f.Check == "unannotated" {
+			unannotated = append(unannotated, f.Level+" "+f.Tool)
+			require.Contains(t, f.Message, "keeps no original definitions")
+		}
+	}
+	require.Equal(t, []string{"info store.archive_record"}, unannotated)
+}
