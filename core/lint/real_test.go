@@ -47,3 +47,32 @@ func TestRealCatalogTables(t *testing.T) {
 		require.Equal(t, string(want), b.String(), "stale %s: go test ./core/lint -run TestRealCatalogTables -update", c.file)
 	}
 }
+
+// TestCatalogsDocShowsTheTables: docs/CATALOGS.md shows the GitHub + Slack
+// table whole and blocks of the DWS one as the golden files hold them, so
+// the documented output cannot go stale.
+func TestCatalogsDocShowsTheTables(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/CATALOGS.md")
+	require.NoError(t, err)
+	section := string(doc)[strings.Index(string(doc), "## Linting a catalog"):]
+	var shown []string
+	for rest := section; ; {
+		i := strings.Index(rest, "```text\n")
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len("```text\n"):]
+		end := strings.Index(rest, "```")
+		shown = append(shown, rest[:end])
+		rest = rest[end+3:]
+	}
+	require.Len(t, shown, 2)
+	githubSlack, err := os.ReadFile("../../testdata/lint/github-slack.txt")
+	require.NoError(t, err)
+	require.Equal(t, string(githubSlack), shown[0])
+	dws, err := os.ReadFile("../../testdata/lint/dws.txt")
+	require.NoError(t, err)
+	for _, block := range strings.Split(strings.TrimSpace(shown[1]), "\n\n") {
+		require.Contains(t, string(dws), block)
+	}
+}
