@@ -18,9 +18,9 @@ type LintExpectation struct {
 // JSON, computed in the module from the catalog and index it serves (the
 // same bytes as every host). It runs about three searches per tool: for
 // the 1,122 DWS tools about a second in the module. An expectation naming
-// no tool, or an empty query, is a *Error (unknown_tool,
-// invalid_expectation); the whole request, expectations included, is at
-// most 64 KiB.
+// no tool, or an empty query, is the module's typed validation error
+// (unknown_tool, invalid_expectation); the whole request, expectations
+// included, is at most 64 KiB.
 func (e *Engine) Lint(ctx context.Context, expect []LintExpectation) ([]byte, error) {
 	request := struct {
 		Op     string            `json:"op"`
