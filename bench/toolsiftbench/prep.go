@@ -103,26 +103,6 @@ func exportDWS(out string) (*labelled, error) {
 	if werr != nil {
 		return nil, werr
 	}
-	// The DWS reference's intent set (wasmhost eval --dws-proxy): every
-	// use_when sentence within the query budget; its owner is the gold.
-	var queries []harness.Query
-	for _, p := range body.Catalog.Products {
-		for _, t := range p.Tools {
-			for _, q := range t.Selection.UseWhen {
-				if q == "" || len(q) > wire.MaxQueryBytes || utf8.RuneCountInString(q) > wire.MaxQueryRunes {
-					continue
-				}
-				queries = append(queries, harness.Query{Text: q, Gold: map[string]int{t.Identity.CanonicalPath: 1}})
-			}
-		}
-	}
-	sort.SliceStable(queries, func(i, j int) bool {
-		a, b := goldOf(queries[i]), goldOf(queries[j])
-		if a != b {
-			return a < b
-		}
-		return queries[i].Text < queries[j].Text
-	})
 	// The embedded snapshot is the one opened; its build is timed again
 	// from the decoded catalog, for the build column.
 	prof, ok := profile.Lookup(body.Profile)
@@ -134,6 +114,22 @@ func exportDWS(out string) (*labelled, error) {
 		return nil, err
 	}
 	buildMs := float64(time.Since(t).Microseconds()) / 1000
+	// The DWS reference's intent set, as wasmhost eval --dws-proxy makes
+	// it (quality.ProxySets): every use_when sentence within the query
+	// budget of the snapshot's profile; its owner is the gold.
+	var tools []quality.ProxyTool
+	for p := range body.Catalog.Products {
+		for t := range body.Catalog.Products[p].Tools {
+			tool := &body.Catalog.Products[p].Tools[t]
+			tools = append(tools, quality.ProxyTool{CanonicalPath: tool.Identity.CanonicalPath, UseWhen: tool.Selection.UseWhen})
+		}
+	}
+	maxRunes, maxBytes := prof.QueryBudget()
+	intents, _, _, _ := quality.ProxySets(tools, maxRunes, maxBytes)
+	queries := make([]harness.Query, len(intents))
+	for i, c := range intents {
+		queries[i] = harness.Query{Text: c.Query, Gold: map[string]int{c.Tool: 1}}
+	}
 	meta := Meta{Name: "dws", Title: "DWS", Source: "testdata/dws (embedded)", QuerySet: "DWS intents (use_when sentences within the query budget)"}
 	return &labelled{&body.Catalog, queries}, export(out, &meta, testdata.DWSSnapshot, &body.Catalog, body.Profile, queries, buildMs)
 }
@@ -161,9 +157,9 @@ func exportBenchmark(out, name, dir string) (*labelled, error) {
 	return &labelled{cat, queries}, export(out, &meta, snap, cat, prof.Name, queries, buildMs)
 }
 
-// benchmarkQueries reads queries.jsonl and qrels.tsv as wasmhost eval does:
-// judgements by canonical path, queries without a relevant tool skipped,
-// text cut to the request budget.
+// benchmarkQueries reads queries.jsonl and qrels.tsv with wasmhost eval's
+// readers (internal/quality): judgements by canonical path, queries without
+// a relevant tool skipped, text cut to the wire's request budget.
 func benchmarkQueries(dir string) ([]harness.Query, error) {
 	qf, err := os.ReadFile(filepath.Join(dir, "queries.jsonl"))
 	if err != nil {
@@ -183,40 +179,21 @@ func benchmarkQueries(dir string) ([]harness.Query, error) {
 	}
 	var out []harness.Query
 	for _, q := range qs {
-		gold := map[string]int{}
-		relevant := 0
-		for id, grade := range qrels[q.ID] {
-			gold[beir.CanonicalPath(id)] = grade
-			if grade > 0 {
-				relevant++
-			}
-		}
-		if relevant == 0 {
+		if quality.Relevant(qrels[q.ID]) == 0 {
 			continue
 		}
-		out = append(out, harness.Query{Text: fitQuery(q.Text), Gold: gold})
+		gold := map[string]int{}
+		for id, grade := range qrels[q.ID] {
+			gold[beir.CanonicalPath(id)] = grade
+		}
+		// The wire's budget (256 runes, 2 KiB), whatever the profile: under
+		// generic-v2 and -v3 wasmhost eval keeps up to 2,048 runes, so the
+		// longer StableToolBench queries are cut shorter here than there
+		// (kept so that make bench's tables stay comparable).
+		text, _ := quality.FitQuery(q.Text, wire.MaxQueryRunes, wire.MaxQueryBytes)
+		out = append(out, harness.Query{Text: text, Gold: gold})
 	}
 	return out, nil
-}
-
-// fitQuery cuts text to the request budget at a rune boundary, as wasmhost
-// eval does.
-func fitQuery(text string) string {
-	runes := 0
-	for i, r := range text {
-		if runes == wire.MaxQueryRunes || i+utf8.RuneLen(r) > wire.MaxQueryBytes {
-			return text[:i]
-		}
-		runes++
-	}
-	return text
-}
-
-func goldOf(q harness.Query) string {
-	for k := range q.Gold {
-		return k // single-gold sets only
-	}
-	return ""
 }
 
 // export writes one catalog directory.

@@ -12,16 +12,12 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/toolsift/toolsift/internal/quality"
 )
@@ -79,13 +75,7 @@ func score(queriesPath, qrelsPath, runPath string) (map[string]any, error) {
 	ks := []int{5, 10}
 	var scores []quality.Scores
 	for _, q := range queries {
-		relevant := 0
-		for _, grade := range judgements[q.ID] {
-			if grade > 0 {
-				relevant++
-			}
-		}
-		if relevant == 0 {
+		if quality.Relevant(judgements[q.ID]) == 0 {
 			continue
 		}
 		scores = append(scores, quality.Score(ranked[q.ID], judgements[q.ID], ks))
@@ -104,37 +94,5 @@ func readRun(path string) (map[string][]string, error) {
 		return nil, err
 	}
 	defer f.Close()
-	type entry struct {
-		rank int
-		id   string
-	}
-	byQuery := map[string][]entry{}
-	scanner := bufio.NewScanner(f)
-	scanner.Buffer(make([]byte, 0, 1<<20), 16<<20)
-	for n := 1; scanner.Scan(); n++ {
-		line := strings.TrimRight(scanner.Text(), "\r")
-		if line == "" {
-			continue
-		}
-		fields := strings.Split(line, "\t")
-		if len(fields) != 3 {
-			return nil, fmt.Errorf("run line %d: want 3 tab-separated fields, got %d", n, len(fields))
-		}
-		rank, err := strconv.Atoi(fields[1])
-		if err != nil || rank < 1 {
-			return nil, fmt.Errorf("run line %d: rank %q is not a positive integer", n, fields[1])
-		}
-		byQuery[fields[0]] = append(byQuery[fields[0]], entry{rank, fields[2]})
-	}
-	if err := scanner.Err(); err != nil {
-		return nil, err
-	}
-	ranked := map[string][]string{}
-	for q, entries := range byQuery {
-		sort.SliceStable(entries, func(i, j int) bool { return entries[i].rank < entries[j].rank })
-		for _, e := range entries {
-			ranked[q] = append(ranked[q], e.id)
-		}
-	}
-	return ranked, nil
+	return quality.ReadRun(f)
 }
