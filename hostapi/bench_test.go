@@ -73,6 +73,17 @@ func BenchmarkNativeSearchWorkflow(b *testing.B) { benchNative(b, workflowQuery)
 
 func BenchmarkNativeSearchExactGuard(b *testing.B) { benchNative(b, exactQuery) }
 
+// The same searches through an Engine opened WithEngine(NativeEngine): the
+// native core's cost plus hostapi's (the request size check, the context
+// and closed checks, a panic guard).
+func BenchmarkNativeEngineSearchChineseQuery(b *testing.B) {
+	benchSearch(b, chineseQuery, WithEngine(NativeEngine))
+}
+
+func BenchmarkNativeEngineSearchWorkflow(b *testing.B) {
+	benchSearch(b, workflowQuery, WithEngine(NativeEngine))
+}
+
 // The slowest pattern searches the bounds admit on the DWS catalog
 // (core/engine's TestPatternWorstAccepted lists the families; docs/INTEGRATIONS.md
 // quotes these): through the module and natively.

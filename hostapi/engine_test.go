@@ -23,6 +23,7 @@ import (
 	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
+	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/testdata"
 )
 
@@ -109,7 +110,7 @@ func TestBadRequests(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := e.Search(ctx, []byte(c.request))
-		var typed *Error
+		var typed *wire.Error
 		require.ErrorAs(t, err, &typed, c.name)
 		if c.reason != "" {
 			require.Equal(t, c.reason, typed.Reason, "%s: %v", c.name, err)
@@ -123,7 +124,7 @@ func TestBadRequests(t *testing.T) {
 	}
 	for _, request := range []string{`{"version":"schema-inspect.v1"`, `{"version":"schema-inspect.v1","canonical_path":"chat","bogus":1}`, huge} {
 		_, err := e.Inspect(ctx, []byte(request))
-		var typed *Error
+		var typed *wire.Error
 		require.ErrorAs(t, err, &typed)
 		require.Equal(t, "validation", typed.Category)
 	}
@@ -133,9 +134,9 @@ func TestBadRequests(t *testing.T) {
 	tooBig := make([]byte, 64<<20+1)
 	for _, call := range []func(context.Context, []byte) ([]byte, error){e.Search, e.SearchExplain, e.Inspect} {
 		_, err = call(ctx, tooBig)
-		var typed *Error
+		var typed *wire.Error
 		require.ErrorAs(t, err, &typed)
-		require.Equal(t, Error{Category: "validation", Code: 3, Reason: "request_too_large", Message: typed.Message}, *typed)
+		require.Equal(t, wire.Error{Category: "validation", Code: 3, Reason: "request_too_large", Message: typed.Message}, *typed)
 	}
 
 	require.Equal(t, created, e.created.Load())
@@ -187,7 +188,7 @@ func TestBadSnapshots(t *testing.T) {
 
 	for _, bad := range badSnapshots(good) {
 		_, err := Open(ctx, bad.data)
-		var typed *Error
+		var typed *wire.Error
 		require.ErrorAs(t, err, &typed, bad.name)
 		require.Equal(t, "validation", typed.Category, bad.name)
 		require.Equal(t, 3, typed.Code, bad.name)
@@ -321,7 +322,7 @@ func TestSwap(t *testing.T) {
 	require.Contains(t, string(spec), "hostapi 测试改写的描述")
 	// The old catalog's hashes are now stale.
 	_, err = e.Inspect(ctx, []byte(strings.Replace(inspectB, hashB, hashA, 1)))
-	var typed *Error
+	var typed *wire.Error
 	require.ErrorAs(t, err, &typed)
 	require.Equal(t, "catalog_changed", typed.Reason)
 	require.NoError(t, e.Swap(ctx, snapA))
@@ -652,7 +653,7 @@ func TestTrapDiscardsInstance(t *testing.T) {
 		return nil, err
 	})
 	require.Error(t, err)
-	var typed *Error
+	var typed *wire.Error
 	require.False(t, errors.As(err, &typed), "a trap is not a typed module answer: %v", err)
 	t.Logf("trap: %v", err)
 	require.Equal(t, int64(0), e.live.Load(), "the trapped instance must be discarded")
@@ -797,7 +798,7 @@ func TestWASICallGaps(t *testing.T) {
 // raw trap (issue 17: 15,000 MCP tools under the default limit trapped).
 func TestBuildSnapshotTooLargeForTheMemoryLimit(t *testing.T) {
 	_, err := BuildSnapshot(context.Background(), "dws", testdata.DWSCatalog, WithMemoryLimit(48<<20))
-	var typed *Error
+	var typed *wire.Error
 	require.ErrorAs(t, err, &typed)
 	require.Equal(t, "catalog_too_large", typed.Reason)
 	require.Equal(t, 3, typed.Code)

@@ -10,27 +10,21 @@ import (
 	"github.com/toolsift/toolsift/core/wire"
 )
 
-// Error is a typed failure answered by the module (or, for a request over
-// wire.MaxRequestBytes, by the host before the module sees it): Category is "validation"
-// (Code 3, the caller's fault), "discovery" (Code 6, the catalog is not what
-// the caller expected) or "internal" (Code 5); Reason is the stable
-// machine-readable code (for example "invalid_limit", "catalog_changed",
-// "invalid_snapshot"); Message is for people. An Error never means the
-// instance failed: the engine keeps serving.
-type Error struct {
-	Category string
-	Code     int
-	Reason   string
-	Message  string
-}
+// Errors: a typed failure, one the module (or the native core) answered, or
+// the host for a request over wire.MaxRequestBytes before the module sees
+// it, is a *wire.Error returned as error (errors.As(err, &werr) reaches it):
+// Category is "validation" (Code 3, the caller's fault), "discovery" (Code
+// 6, the catalog is not what the caller expected) or "internal" (Code 5);
+// Reason is the stable machine-readable code (for example "invalid_limit",
+// "catalog_changed", "invalid_snapshot"); Message is for people. Such an
+// error never means the instance failed: the engine keeps serving. Any
+// other error is the host's (a trap, a done context, ErrClosed).
 
-// Error formats the error as "category (reason): message".
-func (e *Error) Error() string {
-	if e.Reason == "" {
-		return e.Category + ": " + e.Message
-	}
-	return e.Category + " (" + e.Reason + "): " + e.Message
-}
+// Error is the one error type, wire.Error.
+//
+// Deprecated: use *wire.Error. This alias only keeps callers written
+// against the former copy of wire.Error compiling while they move.
+type Error = wire.Error
 
 // ErrClosed is returned by calls on an Engine after Close (and by calls that
 // were in flight when Close ran).
@@ -41,9 +35,8 @@ var ErrClosed = errors.New("toolsift: engine closed")
 // "tool-search.v1" or "schema-inspect.v1"), answered by the host before
 // anything is copied into an instance: a 60 MB request copied in first grew
 // the instance's heap for good, or killed it under a small memory limit.
-func requestTooLarge(what string) *Error {
-	werr := wire.Validation("request_too_large", fmt.Sprintf("%s request is larger than %d bytes", what, wire.MaxRequestBytes))
-	return &Error{Category: werr.Category, Code: werr.Code, Reason: werr.Reason, Message: werr.Message}
+func requestTooLarge(what string) *wire.Error {
+	return wire.Validation("request_too_large", fmt.Sprintf("%s request is larger than %d bytes", what, wire.MaxRequestBytes))
 }
 
 // abiError is a module that broke the ABI contract (a malformed result, a
@@ -70,7 +63,7 @@ func decodeModuleError(payload []byte) error {
 	if err := json.Unmarshal(payload, &doc); err != nil || doc.Error == nil || doc.Error.Category == "" {
 		return abiErrorf("error result is not {\"error\":{…}}: %q", clip(payload, 200))
 	}
-	return &Error{Category: doc.Error.Category, Code: doc.Error.Code, Reason: doc.Error.Reason, Message: doc.Error.Message}
+	return &wire.Error{Category: doc.Error.Category, Code: doc.Error.Code, Reason: doc.Error.Reason, Message: doc.Error.Message}
 }
 
 // finish decorates the outcome of one operation: a done context wins (the
@@ -88,7 +81,7 @@ func finish(ctx context.Context, op string, err error, stderr string) error {
 	if err == nil {
 		return nil
 	}
-	var typed *Error
+	var typed *wire.Error
 	if errors.As(err, &typed) || errors.Is(err, ErrClosed) {
 		return err
 	}

@@ -88,7 +88,7 @@ type answer struct {
 func (a answer) failed() bool { return a.Other != "" }
 
 func wasmAnswer(out []byte, err error) answer {
-	var typed *Error
+	var typed *wire.Error
 	switch {
 	case err == nil:
 		return answer{Out: string(out)}
@@ -149,3 +149,12 @@ const (
 	// engine work, so it measures mostly the cost of a call.
 	exactQuery = `{"version":"tool-search.v1","query":"chat.query_msg_read_status"}`
 )
+
+// forEachEngine runs test once per engine, as subtests named "wasm" and
+// "native": what is asserted of the module's answers holds for the native
+// engine's too, byte for byte.
+func forEachEngine(t *testing.T, test func(t *testing.T, kind EngineKind)) {
+	for _, kind := range []EngineKind{ModuleEngine, NativeEngine} {
+		t.Run(kind.String(), func(t *testing.T) { test(t, kind) })
+	}
+}

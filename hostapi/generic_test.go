@@ -32,31 +32,33 @@ type genericVector struct {
 // of every generic profile with the native engine's bytes (generic-v2 and
 // generic-v1 from their committed snapshots).
 func TestGenericCatalogParity(t *testing.T) {
-	ctx := context.Background()
-	catalogJSON, err := testdata.GenericMCPCatalog()
-	require.NoError(t, err)
-	built, err := BuildSnapshot(ctx, "mcp", catalogJSON)
-	require.NoError(t, err)
-	sum := sha256.Sum256(built)
-	require.Equal(t, strings.TrimSpace(string(testdata.GenericV3SnapshotSHA256)), hex.EncodeToString(sum[:]), "the module built a different generic snapshot")
+	forEachEngine(t, func(t *testing.T, kind EngineKind) {
+		ctx := context.Background()
+		catalogJSON, err := testdata.GenericMCPCatalog()
+		require.NoError(t, err)
+		built, err := BuildSnapshot(ctx, "mcp", catalogJSON, WithEngine(kind))
+		require.NoError(t, err)
+		sum := sha256.Sum256(built)
+		require.Equal(t, strings.TrimSpace(string(testdata.GenericV3SnapshotSHA256)), hex.EncodeToString(sum[:]), "the %s engine built a different generic snapshot", kind)
 
-	for _, g := range []struct {
-		profile  string
-		snapshot []byte
-		golden   []byte
-	}{
-		{"generic-v3", built, testdata.GenericV3Golden},
-		{"generic-v2", testdata.GenericSnapshot, testdata.GenericGolden},
-		{"generic-v1", testdata.GenericV1Snapshot, testdata.GenericV1Golden},
-	} {
-		t.Run(g.profile, func(t *testing.T) {
-			e := openSnapshot(t, g.snapshot)
-			require.Equal(t, g.profile, e.Info().Profile)
-			require.Equal(t, "mcp", e.Info().Format)
-			require.Equal(t, 527, e.Info().ToolCount)
-			replayGeneric(t, e, g.golden)
-		})
-	}
+		for _, g := range []struct {
+			profile  string
+			snapshot []byte
+			golden   []byte
+		}{
+			{"generic-v3", built, testdata.GenericV3Golden},
+			{"generic-v2", testdata.GenericSnapshot, testdata.GenericGolden},
+			{"generic-v1", testdata.GenericV1Snapshot, testdata.GenericV1Golden},
+		} {
+			t.Run(g.profile, func(t *testing.T) {
+				e := openSnapshot(t, g.snapshot, WithEngine(kind))
+				require.Equal(t, g.profile, e.Info().Profile)
+				require.Equal(t, "mcp", e.Info().Format)
+				require.Equal(t, 527, e.Info().ToolCount)
+				replayGeneric(t, e, g.golden)
+			})
+		}
+	})
 }
 
 func replayGeneric(t *testing.T, e *Engine, golden []byte) { replayVectors(t, e, golden, 26) }

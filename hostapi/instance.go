@@ -352,7 +352,7 @@ func (in *instance) free(ctx context.Context, ptr uint32) error {
 }
 
 // take copies a result buffer out of linear memory, frees it, and returns
-// the payload of a status-0 result or the *Error of a status-1 result.
+// the payload of a status-0 result or the *wire.Error of a status-1 result.
 func (in *instance) take(ctx context.Context, descriptor uint64) ([]byte, error) {
 	ptr, n := uint32(descriptor>>32), uint32(descriptor)
 	if n == 0 {

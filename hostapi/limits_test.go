@@ -40,7 +40,7 @@ func TestOversizedRequestIsNotCopied(t *testing.T) {
 		{"inspect just over", e.Inspect, native.InspectJSON, just},
 	} {
 		_, err := c.call(ctx, c.request)
-		var typed *Error
+		var typed *wire.Error
 		require.ErrorAs(t, err, &typed, c.name)
 		require.Equal(t, "request_too_large", typed.Reason, "%s: %v", c.name, err)
 		require.Equal(t, 3, typed.Code, c.name)

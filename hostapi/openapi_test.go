@@ -30,27 +30,29 @@ var openapiGoldens = []struct {
 // testdata/openapi/<name>.snap.sha256), and answers every vector of
 // testdata/openapi/<name>.golden.jsonl with the native engine's bytes.
 func TestOpenAPIGolden(t *testing.T) {
-	ctx := context.Background()
-	dir := filepath.Join("..", "testdata", "openapi")
-	for _, spec := range openapiGoldens {
-		t.Run(spec.name, func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join(dir, spec.name+".snap.sha256"))
-			require.NoError(t, err)
-			var built []byte
-			for _, name := range spec.files {
-				data, err := os.ReadFile(filepath.Join(dir, name))
+	forEachEngine(t, func(t *testing.T, kind EngineKind) {
+		ctx := context.Background()
+		dir := filepath.Join("..", "testdata", "openapi")
+		for _, spec := range openapiGoldens {
+			t.Run(spec.name, func(t *testing.T) {
+				want, err := os.ReadFile(filepath.Join(dir, spec.name+".snap.sha256"))
 				require.NoError(t, err)
-				built, err = BuildSnapshot(ctx, "openapi", data)
-				require.NoError(t, err, name)
-				sum := sha256.Sum256(built)
-				require.Equal(t, strings.TrimSpace(string(want)), hex.EncodeToString(sum[:]), "the module built a different snapshot from %s", name)
-			}
-			golden, err := os.ReadFile(filepath.Join(dir, spec.name+".golden.jsonl"))
-			require.NoError(t, err)
-			e := openSnapshot(t, built)
-			require.Equal(t, "openapi", e.Info().Format)
-			require.Equal(t, spec.tools, e.Info().ToolCount)
-			replayVectors(t, e, golden, spec.vectors)
-		})
-	}
+				var built []byte
+				for _, name := range spec.files {
+					data, err := os.ReadFile(filepath.Join(dir, name))
+					require.NoError(t, err)
+					built, err = BuildSnapshot(ctx, "openapi", data, WithEngine(kind))
+					require.NoError(t, err, name)
+					sum := sha256.Sum256(built)
+					require.Equal(t, strings.TrimSpace(string(want)), hex.EncodeToString(sum[:]), "the %s engine built a different snapshot from %s", kind, name)
+				}
+				golden, err := os.ReadFile(filepath.Join(dir, spec.name+".golden.jsonl"))
+				require.NoError(t, err)
+				e := openSnapshot(t, built, WithEngine(kind))
+				require.Equal(t, "openapi", e.Info().Format)
+				require.Equal(t, spec.tools, e.Info().ToolCount)
+				replayVectors(t, e, golden, spec.vectors)
+			})
+		}
+	})
 }

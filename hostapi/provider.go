@@ -49,6 +49,13 @@ func FromMCPTools(ctx context.Context, tools []byte, opts ...Option) (*ToolList,
 }
 
 func importTools(ctx context.Context, format string, tools []byte, opts []Option) (*ToolList, error) {
+	if newConfig(opts).engine == NativeEngine {
+		out, err := importToolsNative(ctx, format, tools)
+		if err != nil {
+			return nil, err
+		}
+		return decodeToolList(out)
+	}
 	out, err := oneShot(ctx, "import tools", opts, func(in *instance) ([]byte, error) {
 		fn, err := in.providerExport("toolsift_import_tools")
 		if err != nil {
@@ -76,6 +83,12 @@ func importTools(ctx context.Context, format string, tools []byte, opts []Option
 	if err != nil {
 		return nil, err
 	}
+	return decodeToolList(out)
+}
+
+// decodeToolList reads toolsift_import_tools's payload: the report's length
+// (u32 little-endian), the report's JSON, then the snapshot bytes.
+func decodeToolList(out []byte) (*ToolList, error) {
 	if len(out) < 4 || uint64(binary.LittleEndian.Uint32(out))+4 > uint64(len(out)) {
 		return nil, abiErrorf("toolsift_import_tools returned %d bytes, not a report and a snapshot", len(out))
 	}
@@ -102,7 +115,7 @@ func (e *Engine) OpenAIToolSearchTool(ctx context.Context) ([]byte, error) {
 // item (its JSON) with the "tool_search_output" item to append to the next
 // request's input: call_id echoed, the found tools' full definitions in rank
 // order, as many as fit budgetTokens (0: 8192; tokens counted as bytes/4).
-// A bad item or bad arguments is a *Error (invalid_item, invalid_arguments,
+// A bad item or bad arguments is a *wire.Error (invalid_item, invalid_arguments,
 // or the search's own reason). Same cost as Search.
 func (e *Engine) AnswerToolSearchCall(ctx context.Context, item []byte, budgetTokens int) ([]byte, error) {
 	return e.provider(ctx, map[string]any{"op": "answer_tool_search_call", "item": json.RawMessage(item), "budget_tokens": budgetTokens})
@@ -142,7 +155,7 @@ func (e *Engine) Names(ctx context.Context, provider string) ([]byte, error) {
 // ResolveName maps a name provider showed (a tool_use's name; a
 // function_call's name and namespace, "" for a top-level function) back to
 // the tool: {"canonical_path","product_id","name"}, its identity and own
-// name. A name no tool is shown under is a *Error (unknown_name).
+// name. A name no tool is shown under is a *wire.Error (unknown_name).
 func (e *Engine) ResolveName(ctx context.Context, provider, namespace, name string) ([]byte, error) {
 	return e.provider(ctx, map[string]any{"op": "resolve_name", "provider": provider, "namespace": namespace, "name": name})
 }
@@ -151,8 +164,10 @@ func (e *Engine) ResolveName(ctx context.Context, provider, namespace, name stri
 // it is, for hosts that build it themselves (the golden tests do).
 func (e *Engine) ProviderRaw(ctx context.Context, request []byte) ([]byte, error) {
 	if len(request) > wire.MaxRequestBytes {
-		werr := wire.Validation("request_too_large", fmt.Sprintf("provider request is larger than %d bytes", wire.MaxRequestBytes))
-		return nil, &Error{Category: werr.Category, Code: werr.Code, Reason: werr.Reason, Message: werr.Message}
+		return nil, wire.Validation("request_too_large", fmt.Sprintf("provider request is larger than %d bytes", wire.MaxRequestBytes))
+	}
+	if e.native != nil {
+		return e.native.provider(ctx, request)
 	}
 	return e.run(ctx, "provider", func(in *instance) ([]byte, error) {
 		fn, err := in.providerExport("toolsift_provider")
@@ -190,8 +205,7 @@ func (e *Engine) provider(ctx context.Context, request map[string]any) ([]byte, 
 	}
 	body, err := json.Marshal(request)
 	if err != nil { // an item or block that is not JSON
-		werr := wire.Validation("invalid_request_json", "provider request: "+err.Error())
-		return nil, &Error{Category: werr.Category, Code: werr.Code, Reason: werr.Reason, Message: werr.Message}
+		return nil, wire.Validation("invalid_request_json", "provider request: "+err.Error())
 	}
 	return e.ProviderRaw(ctx, body)
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolsift/toolsift/core/wire"
 )
 
 // TestLoadWithSwaps: 8 goroutines search and Inspect without pause while the
@@ -76,7 +78,7 @@ func TestLoadWithSwaps(t *testing.T) {
 				}
 				// Inspect what this answer found, with its hashes.
 				spec, err := e.Inspect(ctx, inspectFor(hash))
-				var typed *Error
+				var typed *wire.Error
 				switch {
 				case err == nil && string(spec) == string(specs[hash]):
 					inspects.Add(1)
@@ -98,7 +100,7 @@ func TestLoadWithSwaps(t *testing.T) {
 	for i := 0; time.Since(start) < duration; i++ {
 		time.Sleep(100 * time.Millisecond)
 		if i == 5 {
-			var typed *Error
+			var typed *wire.Error
 			err := e.Swap(ctx, corrupt)
 			require.ErrorAs(t, err, &typed, "a corrupted snapshot must be refused")
 			require.Equal(t, "invalid_snapshot", typed.Reason)

@@ -17,12 +17,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolsift/toolsift/catalogs/dws"
-	"github.com/toolsift/toolsift/core/catalog"
-	"github.com/toolsift/toolsift/core/importer"
-	"github.com/toolsift/toolsift/core/importer/beir"
-	"github.com/toolsift/toolsift/core/profile"
-	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
+	"github.com/toolsift/toolsift/hostapi"
+	"github.com/toolsift/toolsift/internal/evalset"
 	"github.com/toolsift/toolsift/internal/quality"
 )
 
@@ -48,7 +45,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		asJSON   = fs.Bool("json", false, "print the report as JSON instead of a table (with --profile: an array, one report per profile in flag order)")
 	)
 	common.register(fs)
-	fs.Var(&profiles, "profile", "rank with this profile instead of the catalog format's own; repeat to compare profiles side by side (known: "+strings.Join(profile.Names(), ", ")+")")
+	fs.Var(&profiles, "profile", "rank with this profile instead of the catalog format's own; repeat to compare profiles side by side (known: "+strings.Join(evalset.Profiles(), ", ")+")")
 	if err := fs.Parse(args); err != nil {
 		return parseFailed(err)
 	}
@@ -57,7 +54,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "wasmhost eval: --corpus cannot be combined with --catalog or --snapshot")
 			return 2
 		}
-		common.catalog, common.format = *corpus, beir.Format
+		common.catalog, common.format = *corpus, evalset.BEIRFormat
 	}
 	benchmark := *queries != "" || *qrels != ""
 	if benchmark == *dwsProxy || (benchmark && (*queries == "" || *qrels == "")) {
@@ -77,14 +74,12 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wasmhost eval: unknown --engine %q (wasm or native)\n", common.engine)
 		return 2
 	}
-	var chosen []*profile.Profile
-	for _, n := range profiles {
-		p, err := lookupProfile(n)
-		if err != nil {
+	chosen := []string(profiles)
+	for _, n := range chosen {
+		if err := evalset.CheckProfile(n); err != nil {
 			fmt.Fprintf(stderr, "wasmhost eval: --profile: %v\n", err)
 			return 2
 		}
-		chosen = append(chosen, p)
 	}
 	label := *name
 	if label == "" {
@@ -97,12 +92,12 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	ctx := context.Background()
 	runs := chosen
 	if len(runs) == 0 {
-		runs = []*profile.Profile{nil} // the format's (or the snapshot's) own
+		runs = []string{""} // the format's (or the snapshot's) own
 	}
 	var benchmarks []*benchmarkReport
 	var proxies []*proxyReport
 	for _, p := range runs {
-		snap, original, heldOut, buildMS, skipped, err := evalSnapshot(&common, p, *dwsProxy)
+		snap, tools, heldOut, buildMS, skipped, err := evalSnapshot(&common, p, *dwsProxy)
 		if err != nil {
 			return fail(stderr, err)
 		}
@@ -111,16 +106,12 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 			if err != nil {
 				return err
 			}
-			defer engine.Close()
-			// The catalog itself is read natively, only to list the gold
-			// sets and check the judgements; every query goes through the
-			// chosen engine.
-			body, werr := snapshot.Decode(snap)
-			if werr != nil {
-				return werr
-			}
+			defer engine.Close(ctx)
+			// The catalog itself is read natively (evalset), only to list
+			// the gold sets and check the judgements; every query goes
+			// through the chosen engine.
 			if *dwsProxy {
-				r, err := evalProxy(ctx, engine, original, label)
+				r, err := evalProxy(ctx, engine, tools, label)
 				if err != nil {
 					return err
 				}
@@ -129,7 +120,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 				proxies = append(proxies, r)
 				return nil
 			}
-			r, err := evalBenchmark(ctx, engine, &body.Catalog, *queries, *qrels, ks, label)
+			r, err := evalBenchmark(ctx, engine, tools, *queries, *qrels, ks, label)
 			if err != nil {
 				return err
 			}
@@ -176,99 +167,52 @@ func (l *profileList) Set(name string) error {
 	return nil
 }
 
-func lookupProfile(name string) (*profile.Profile, error) {
-	p, ok := profile.Lookup(name)
-	if !ok {
-		return nil, fmt.Errorf("unknown profile %q (known: %s)", name, strings.Join(profile.Names(), ", "))
-	}
-	return p, nil
-}
-
-// evalSnapshot returns the snapshot to evaluate p on, the catalog whose
-// intents the DWS proxy asks (the catalog as imported), and how long
-// building it took in milliseconds (nil when a stored snapshot is served as
-// it is). A catalog is imported and indexed natively, whichever engine then
+// evalSnapshot returns the snapshot to evaluate profileName on ("" keeps
+// the format's or the snapshot's own), the tools of the catalog whose
+// intents the DWS proxy asks (as imported), and how long building it took
+// in milliseconds (nil when a stored snapshot is served as it is). A
+// catalog is imported and indexed natively (evalset), whichever engine then
 // serves it: both engines build the same bytes, and the native build is the
-// one whose time means something. p nil keeps the format's own profile; with
-// a stored snapshot (--snapshot, or the built-in DWS one) and a profile, its
-// catalog is re-indexed with that profile.
+// one whose time means something. With a stored snapshot (--snapshot, or
+// the built-in DWS one) and a profile, its catalog is re-indexed with that
+// profile.
 //
 // For the proxy (holdOut), a profile that indexes use_when is served the
 // catalog without its use_when sentences (heldOut reports it): they are the
 // proxy's queries, and indexed they would be found by copying (generic-v2
 // would score R@1 99%).
-func evalSnapshot(f *engineFlags, p *profile.Profile, holdOut bool) (snap []byte, original *catalog.Catalog, heldOut bool, buildMS *float64, skipped []importer.SkippedTool, err error) {
-	var cat *catalog.Catalog
-	start := time.Now()
+func evalSnapshot(f *engineFlags, profileName string, holdOut bool) (snap []byte, tools []evalset.Tool, heldOut bool, buildMS *float64, skipped []evalset.Skipped, err error) {
+	var cat *evalset.Catalog
+	var start time.Time
 	if f.catalog != "" {
 		data, err := readCatalog(f.format, f.catalog)
 		if err != nil {
 			return nil, nil, false, nil, nil, err
 		}
 		start = time.Now()
-		// As snapshot build does by default: a tool that does not import
-		// (two names equal but for case, say) is skipped and listed, not
-		// the end of the evaluation; a skipped judged tool shows as missing.
-		imported, own, report, err := importer.ImportWith(f.format, data, importer.Options{})
-		if err != nil {
+		if cat, err = evalset.Import(f.format, data); err != nil {
 			return nil, nil, false, nil, nil, stage("import catalog", "invalid_catalog", err)
-		}
-		skipped = report.Skipped
-		cat = imported
-		if p == nil {
-			p = own
 		}
 	} else {
 		stored := dws.Snapshot()
 		if f.snapshot != "" || f.snapshotSet {
-			var err error
 			if stored, err = f.storedSnapshot(); err != nil {
 				return nil, nil, false, nil, nil, err
 			}
 		}
-		body, werr := snapshot.Decode(stored)
-		if werr != nil {
-			return nil, nil, false, nil, nil, werr
-		}
-		cat = &body.Catalog
-		if p == nil && !(holdOut && indexesUseWhen(body.Profile)) {
-			return stored, cat, false, nil, nil, nil
+		if cat, err = evalset.Decode(stored); err != nil {
+			return nil, nil, false, nil, nil, err
 		}
 		start = time.Now()
-		if p == nil {
-			p, _ = profile.Lookup(body.Profile)
-		}
 	}
-	served := cat
-	heldOut = holdOut && p.IndexUseWhen
-	if heldOut {
-		served = withoutUseWhen(cat)
-	}
-	snap, err = snapshot.Build(served, p)
+	snap, heldOut, built, err := cat.Serve(profileName, holdOut)
 	if err != nil {
-		return nil, nil, false, nil, nil, fmt.Errorf("build snapshot with profile %s: %w", p.Name, err)
+		return nil, nil, false, nil, nil, err
 	}
-	return snap, cat, heldOut, milliseconds(time.Since(start)), skipped, nil
-}
-
-func indexesUseWhen(profileName string) bool {
-	p, ok := profile.Lookup(profileName)
-	return ok && p.IndexUseWhen
-}
-
-// withoutUseWhen is a copy of cat whose tools have no use_when sentences
-// (the hashes are kept: they identify the catalog the sentences came from).
-func withoutUseWhen(cat *catalog.Catalog) *catalog.Catalog {
-	out := *cat
-	out.Products = slices.Clone(cat.Products)
-	for p := range out.Products {
-		tools := slices.Clone(out.Products[p].Tools)
-		for t := range tools {
-			tools[t].Selection.UseWhen = nil
-		}
-		out.Products[p].Tools = tools
+	if built {
+		buildMS = milliseconds(time.Since(start))
 	}
-	return &out
+	return snap, cat.Tools(), heldOut, buildMS, cat.Skipped(), nil
 }
 
 func milliseconds(d time.Duration) *float64 {
@@ -297,24 +241,10 @@ func benchmarkName(queriesPath string) string {
 	return queriesPath
 }
 
-// queryBudget is the longest query, in characters and in UTF-8 bytes, that
-// the profile a snapshot was built with lets through the engine's
-// validation (core/engine validate); the wire defaults for a profile this
-// build does not know. The profile table is the engine's own: a snapshot
-// opens only under a profile its engine knows, and the engines eval runs
-// (native, or the module embedded in this build) share this build's table.
-func queryBudget(p *profile.Profile) (runes, bytes int) {
-	if p == nil {
-		return wire.MaxQueryRunes, wire.MaxQueryBytes
-	}
-	return p.QueryBudget()
-}
-
-// servedProfile is the profile a backend serves, nil when this build does
-// not know its name.
-func servedProfile(engine backend) *profile.Profile {
-	p, _ := profile.Lookup(engine.Info().Profile)
-	return p
+// queryBudget is the longest query, in characters and in UTF-8 bytes,
+// that the profile an engine serves lets through its validation.
+func queryBudget(engine *hostapi.Engine) (runes, bytes int) {
+	return evalset.QueryBudget(engine.Info().Profile)
 }
 
 // fitQuery cuts a benchmark query to the request budget (some benchmark
@@ -334,14 +264,14 @@ func fitQuery(text string, maxRunes, maxBytes int) (string, bool) {
 // rankedPaths searches and returns the candidates' canonical paths, best
 // first, and how long the search call took. A request the engine refuses
 // (a query of control characters, say) ranks nothing; refused says so.
-func rankedPaths(ctx context.Context, engine backend, query string, limit int) (paths []string, took time.Duration, refused bool, err error) {
+func rankedPaths(ctx context.Context, engine *hostapi.Engine, query string, limit int) (paths []string, took time.Duration, refused bool, err error) {
 	request, _ := json.Marshal(map[string]any{
 		"version": wire.SearchVersion, "query": query, "limit": limit, "candidate_limit": max(wire.DefaultCandidateLimit, limit),
 	})
 	start := time.Now()
-	out, werr := engine.Search(ctx, request)
+	out, searchErr := engine.Search(ctx, request)
 	took = time.Since(start)
-	if werr != nil {
+	if werr := typed(searchErr); werr != nil {
 		if werr.Category == wire.CategoryValidation {
 			return nil, took, true, nil
 		}
@@ -403,7 +333,7 @@ type benchmarkReport struct {
 	MissingCount int      `json:"judged_tools_missing_count"`
 	// Skipped lists the corpus's tools the importer left out, and why
 	// (the first importer.MaxListed).
-	Skipped []importer.SkippedTool `json:"tools_skipped_at_import,omitempty"`
+	Skipped []evalset.Skipped `json:"tools_skipped_at_import,omitempty"`
 	// QueryRunes and QueryBytes are the query budget the queries were cut
 	// to: the served profile's.
 	QueryRunes int `json:"query_budget_runes"`
@@ -417,7 +347,7 @@ type benchmarkReport struct {
 	Latency map[string]Latency         `json:"latency_us"`
 }
 
-func evalBenchmark(ctx context.Context, engine backend, cat *catalog.Catalog, queriesPath, qrelsPath string, ks []int, label string) (*benchmarkReport, error) {
+func evalBenchmark(ctx context.Context, engine *hostapi.Engine, tools []evalset.Tool, queriesPath, qrelsPath string, ks []int, label string) (*benchmarkReport, error) {
 	// The benchmark's files are the caller's input: a missing or malformed
 	// one is a validation error naming the file, not the host's failure.
 	queriesFile, err := os.Open(queriesPath)
@@ -439,11 +369,11 @@ func evalBenchmark(ctx context.Context, engine backend, cat *catalog.Catalog, qu
 		return nil, stage("read qrels "+qrelsPath, "invalid_qrels", err)
 	}
 
-	info := engine.Info()
+	info := infoOf(engine)
 	report := &benchmarkReport{Name: label, Engine: info.Engine, Profile: info.Profile, Tools: info.ToolCount, Ks: ks,
 		Slices: map[string]quality.Summary{}, Latency: map[string]Latency{}}
-	report.QueryRunes, report.QueryBytes = queryBudget(servedProfile(engine))
-	resolve := judgedToolResolver(cat)
+	report.QueryRunes, report.QueryBytes = queryBudget(engine)
+	resolve := judgedToolResolver(tools)
 	unmatched := map[string]bool{}
 	for _, query := range slices.Sorted(maps.Keys(judgements)) {
 		for _, id := range slices.Sorted(maps.Keys(judgements[query])) {
@@ -463,7 +393,7 @@ func evalBenchmark(ctx context.Context, engine backend, cat *catalog.Catalog, qu
 		for _, id := range slices.Sorted(maps.Keys(judgements[q.ID])) {
 			path, ok := resolve(id)
 			if !ok {
-				path = beir.CanonicalPath(id) // in no ranking, but counted as relevant
+				path = evalset.CorpusPath(id) // in no ranking, but counted as relevant
 			}
 			judged[path] = max(judged[path], judgements[q.ID][id])
 			if judgements[q.ID][id] > 0 {
@@ -510,25 +440,22 @@ func evalBenchmark(ctx context.Context, engine backend, cat *catalog.Catalog, qu
 // what search returns); a corpus id ("server::tool", beir.CanonicalPath);
 // a bare tool name that exactly one tool has. ok is false when none
 // matches.
-func judgedToolResolver(cat *catalog.Catalog) func(id string) (string, bool) {
+func judgedToolResolver(tools []evalset.Tool) func(id string) (string, bool) {
 	paths := map[string]bool{}
 	byName := map[string]string{} // name → path, "" when two tools share it
-	for p := range cat.Products {
-		for t := range cat.Products[p].Tools {
-			identity := &cat.Products[p].Tools[t].Identity
-			paths[identity.CanonicalPath] = true
-			if _, seen := byName[identity.Name]; seen {
-				byName[identity.Name] = ""
-			} else {
-				byName[identity.Name] = identity.CanonicalPath
-			}
+	for _, tool := range tools {
+		paths[tool.CanonicalPath] = true
+		if _, seen := byName[tool.Name]; seen {
+			byName[tool.Name] = ""
+		} else {
+			byName[tool.Name] = tool.CanonicalPath
 		}
 	}
 	return func(id string) (string, bool) {
 		if paths[id] {
 			return id, true
 		}
-		if path := beir.CanonicalPath(id); paths[path] {
+		if path := evalset.CorpusPath(id); paths[path] {
 			return path, true
 		}
 		if path := byName[id]; path != "" {
@@ -622,38 +549,35 @@ type proxyReport struct {
 
 // evalProxy follows the reference's evaluator: limit 5, candidate limit 20;
 // sentences over the query budget are counted and left out, not cut.
-func evalProxy(ctx context.Context, engine backend, cat *catalog.Catalog, label string) (*proxyReport, error) {
-	info := engine.Info()
+func evalProxy(ctx context.Context, engine *hostapi.Engine, tools []evalset.Tool, label string) (*proxyReport, error) {
+	info := infoOf(engine)
 	report := &proxyReport{Name: label, Engine: info.Engine, Profile: info.Profile, Tools: info.ToolCount, IntentSlices: map[string]*quality.Proxy{}}
-	report.QueryRunes, report.QueryBytes = queryBudget(servedProfile(engine))
+	report.QueryRunes, report.QueryBytes = queryBudget(engine)
 	var calls []time.Duration
 	type intent struct{ query, gold, description string }
 	var intents []intent
 	type negative struct{ query, owner string }
 	var negatives []negative
-	for p := range cat.Products {
-		for t := range cat.Products[p].Tools {
-			tool := &cat.Products[p].Tools[t]
-			for _, q := range tool.Selection.UseWhen {
-				if q == "" {
-					continue
-				}
-				if !withinBudget(q, report.QueryRunes, report.QueryBytes) {
-					report.IntentOverBudget++
-					continue
-				}
-				intents = append(intents, intent{q, tool.Identity.CanonicalPath, tool.Description})
+	for _, tool := range tools {
+		for _, q := range tool.UseWhen {
+			if q == "" {
+				continue
 			}
-			for _, q := range tool.Selection.AvoidWhen {
-				if q == "" {
-					continue
-				}
-				if !withinBudget(q, report.QueryRunes, report.QueryBytes) {
-					report.ForbiddenOverBudget++
-					continue
-				}
-				negatives = append(negatives, negative{q, tool.Identity.CanonicalPath})
+			if !withinBudget(q, report.QueryRunes, report.QueryBytes) {
+				report.IntentOverBudget++
+				continue
 			}
+			intents = append(intents, intent{q, tool.CanonicalPath, tool.Description})
+		}
+		for _, q := range tool.AvoidWhen {
+			if q == "" {
+				continue
+			}
+			if !withinBudget(q, report.QueryRunes, report.QueryBytes) {
+				report.ForbiddenOverBudget++
+				continue
+			}
+			negatives = append(negatives, negative{q, tool.CanonicalPath})
 		}
 	}
 	sort.Slice(intents, func(i, j int) bool {

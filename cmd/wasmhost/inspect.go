@@ -62,10 +62,10 @@ func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	defer engine.Close()
-	response, werr := engine.Inspect(ctx, request)
-	if werr != nil {
-		return printError(stderr, werr)
+	defer engine.Close(ctx)
+	response, err := engine.Inspect(ctx, request)
+	if err != nil {
+		return printError(stderr, typed(err))
 	}
 	stdout.Write(append(response, '\n'))
 	return 0

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/toolsift/toolsift/core/wire"
+	"github.com/toolsift/toolsift/hostapi"
 )
 
 func runSearch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -71,11 +72,11 @@ func runSearch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	defer engine.Close()
+	defer engine.Close(ctx)
 	if *batch {
-		return searchBatch(ctx, engine, stdin, stdout, stderr)
+		return searchBatch(ctx, &common, engine, stdin, stdout, stderr)
 	}
-	response, werr := engine.Search(ctx, request)
+	response, werr := common.search(ctx, engine, request)
 	if werr != nil {
 		return printError(stderr, werr)
 	}
@@ -121,7 +122,7 @@ func readRequest(r io.Reader) ([]byte, *wire.Error) {
 // too (invalid_request_json, as the engine answers an empty request), so
 // that output line n answers input line n. A line over the request budget
 // is answered with request_too_large without being held in memory.
-func searchBatch(ctx context.Context, engine backend, stdin io.Reader, stdout, stderr io.Writer) int {
+func searchBatch(ctx context.Context, f *engineFlags, engine *hostapi.Engine, stdin io.Reader, stdout, stderr io.Writer) int {
 	in := bufio.NewReaderSize(stdin, wire.MaxRequestBytes+2)
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
@@ -149,7 +150,7 @@ func searchBatch(ctx context.Context, engine backend, stdin io.Reader, stdout, s
 		if tooLarge {
 			werr = wire.Validation("request_too_large", fmt.Sprintf("the request is larger than %d bytes", wire.MaxRequestBytes))
 		} else {
-			answer, werr = engine.Search(ctx, line)
+			answer, werr = f.search(ctx, engine, line)
 		}
 		if werr != nil {
 			answer = werr.AppendJSON(nil)

@@ -9,10 +9,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/toolsift/toolsift/core/importer"
-	"github.com/toolsift/toolsift/core/importer/dws"
-	"github.com/toolsift/toolsift/core/profile"
-	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/hostapi"
 	"github.com/toolsift/toolsift/wasm"
 )
@@ -20,16 +16,16 @@ import (
 // runSnapshot: wasmhost snapshot build --format FORMAT --in PATH -o FILE.snap
 func runSnapshot(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] != "build" {
-		fmt.Fprintln(stderr, "usage: wasmhost snapshot build --format FORMAT --in PATH -o FILE.snap [--engine wasm|native] [--profile NAME] [--product NAME] [--strict]\nformats: "+strings.Join(importer.Formats(), ", "))
+		fmt.Fprintln(stderr, "usage: wasmhost snapshot build --format FORMAT --in PATH -o FILE.snap [--engine wasm|native] [--profile NAME] [--product NAME] [--strict]\nformats: "+strings.Join(hostapi.Formats(), ", "))
 		return 2
 	}
 	fs := flag.NewFlagSet("wasmhost snapshot build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", dws.Format, "catalog format of --in: "+strings.Join(importer.Formats(), ", "))
+	format := fs.String("format", "dws", "catalog format of --in: "+strings.Join(hostapi.Formats(), ", "))
 	in := fs.String("in", "", "catalog file (for dws also a directory of catalog.json + tools/<product>.json, or a .tar.gz of it)")
 	out := fs.String("o", "", "snapshot file to write")
 	engineName := fs.String("engine", defaultBuildEngine, "engine that builds it: native (the Go core, fast) or wasm (the module, as hosts without Go build); the bytes are the same")
-	profileName := fs.String("profile", "", "ranking profile: "+strings.Join(profile.Names(), ", ")+" (default: the format's; builds natively)")
+	profileName := fs.String("profile", "", "ranking profile: "+strings.Join(hostapi.Profiles(), ", ")+" (default: the format's; builds natively)")
 	strict := fs.Bool("strict", false, "refuse the catalog when one tool is malformed, instead of repairing the detail or skipping the tool (builds natively)")
 	product := fs.String("product", "", `name the product of tools whose input names none (a plain MCP tools/list, OpenAI tools outside a namespace, Anthropic tools), instead of "tools" (builds natively)`)
 	var common engineFlags
@@ -42,13 +38,22 @@ func runSnapshot(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "wasmhost snapshot build: --in and -o are required")
 		return 2
 	}
-	snap, report, err := buildSnapshotReporting(context.Background(), *engineName, *format, *in,
-		importer.Options{Strict: *strict, Profile: *profileName, Product: *product}, stderr, common.hostOptions()...)
+	var importOpts []hostapi.Option
+	if *profileName != "" {
+		importOpts = append(importOpts, hostapi.WithProfile(*profileName))
+	}
+	if *strict {
+		importOpts = append(importOpts, hostapi.WithStrictImport())
+	}
+	if *product != "" {
+		importOpts = append(importOpts, hostapi.WithDefaultProduct(*product))
+	}
+	snap, report, err := buildSnapshotReporting(context.Background(), *engineName, *format, *in, importOpts, stderr, common.hostOptions()...)
 	if err != nil {
 		return fail(stderr, err)
 	}
 	if report != nil {
-		fmt.Fprint(stderr, report.Summary())
+		fmt.Fprint(stderr, report.Summary)
 	}
 	if err := os.WriteFile(*out, snap, 0o644); err != nil {
 		return fail(stderr, stage("write snapshot", "write_snapshot_failed", err))
@@ -72,19 +77,19 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	b, err := common.openBytes(ctx, snap)
+	e, err := common.openBytes(ctx, snap)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	defer b.Close()
+	defer e.Close(ctx)
 	report := struct {
 		catalogInfo
-		ModuleBytes   int              `json:"module_bytes"`
-		ModuleVersion json.RawMessage  `json:"module_version,omitempty"`
-		Import        *importer.Report `json:"import,omitempty"`
-	}{catalogInfo: b.Info(), ModuleBytes: len(wasm.Binary)}
-	if body, werr := snapshot.Decode(snap); werr == nil { // it opened, so it decodes
-		report.Import = body.Report
+		ModuleBytes   int             `json:"module_bytes"`
+		ModuleVersion json.RawMessage `json:"module_version,omitempty"`
+		Import        json.RawMessage `json:"import,omitempty"`
+	}{catalogInfo: infoOf(e), ModuleBytes: len(wasm.Binary)}
+	if stored, err := hostapi.StoredImportReport(snap); err == nil { // it opened, so it decodes
+		report.Import = stored
 	}
 	if common.engine == "wasm" {
 		if v, err := hostapi.ModuleVersion(ctx, common.hostOptions()...); err == nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,25 +14,12 @@ import (
 	"github.com/tetratelabs/wazero"
 
 	dwscatalog "github.com/toolsift/toolsift/catalogs/dws"
-	"github.com/toolsift/toolsift/core/engine"
-	"github.com/toolsift/toolsift/core/importer"
-	"github.com/toolsift/toolsift/core/importer/dws"
-	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/hostapi"
 )
 
-// backend is what a command needs from an engine: request bytes in, response
-// bytes out, so that the wasm module and the native core are driven the same
-// way and can be compared byte for byte.
-type backend interface {
-	Search(ctx context.Context, request []byte) ([]byte, *wire.Error)
-	Inspect(ctx context.Context, request []byte) ([]byte, *wire.Error)
-	Info() catalogInfo
-	Close()
-}
-
-// catalogInfo describes what a backend serves.
+// catalogInfo is what `wasmhost info` prints about the engine serving:
+// hostapi.Info with the engine's name and the JSON names of every host.
 type catalogInfo struct {
 	Engine        string `json:"engine"`
 	Profile       string `json:"profile"`
@@ -43,6 +29,14 @@ type catalogInfo struct {
 	ToolCount     int    `json:"tool_count"`
 	ProductCount  int    `json:"product_count"`
 	SnapshotBytes int    `json:"snapshot_bytes"`
+}
+
+func infoOf(e *hostapi.Engine) catalogInfo {
+	i := e.Info()
+	return catalogInfo{
+		Engine: i.Engine.String(), Profile: i.Profile, Format: i.Format, SourceHash: i.SourceHash, SurfaceHash: i.SurfaceHash,
+		ToolCount: i.ToolCount, ProductCount: i.ProductCount, SnapshotBytes: i.SnapshotBytes,
+	}
 }
 
 // engineFlags are the flags every command shares.
@@ -72,7 +66,7 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.Var(&setString{value: &f.snapshot, set: &f.snapshotSet}, "snapshot", "snapshot file to serve (default: the built-in DWS snapshot)")
 	fs.StringVar(&f.cacheDir, "cache-dir", defaultCacheDir(), `where compiled module code is cached between runs ("" disables the cache)`)
 	fs.StringVar(&f.catalog, "catalog", "", "catalog to index instead of a snapshot (see --format)")
-	fs.StringVar(&f.format, "format", dws.Format, "format of --catalog: "+strings.Join(importer.Formats(), ", ")+" (dws: a dump directory or .tar.gz)")
+	fs.StringVar(&f.format, "format", "dws", "format of --catalog: "+strings.Join(hostapi.Formats(), ", ")+" (dws: a dump directory or .tar.gz)")
 	fs.StringVar(&f.buildEngine, "build-engine", defaultBuildEngine, "engine that indexes --catalog: native (the Go core) or wasm (the module); the bytes are the same")
 	f.registerMemoryLimit(fs)
 }
@@ -105,7 +99,7 @@ func (f *engineFlags) snapshotBytes(ctx context.Context) ([]byte, error) {
 // maxSnapshotFileBytes caps what --snapshot and --catalog/--in read: the
 // snapshot format's limit (snapshot build refuses to write a larger one);
 // a catalog of the documented 131,072 tools is far smaller.
-const maxSnapshotFileBytes = snapshot.MaxBytes
+const maxSnapshotFileBytes = hostapi.MaxSnapshotBytes
 
 // storedSnapshot reads --snapshot, which was given: an empty path is refused
 // (an unset variable in a script would otherwise serve the built-in
@@ -185,7 +179,7 @@ func fileKind(mode os.FileMode) string {
 	return "not a regular file"
 }
 
-func (f *engineFlags) open(ctx context.Context) (backend, error) {
+func (f *engineFlags) open(ctx context.Context) (*hostapi.Engine, error) {
 	snap, err := f.snapshotBytes(ctx)
 	if err != nil {
 		return nil, err
@@ -193,41 +187,51 @@ func (f *engineFlags) open(ctx context.Context) (backend, error) {
 	return f.openBytes(ctx, snap)
 }
 
-// openBytes serves the snapshot snap with the chosen engine.
-func (f *engineFlags) openBytes(ctx context.Context, snap []byte) (backend, error) {
-	switch f.engine {
-	case "wasm":
-		e, err := hostapi.Open(ctx, snap, f.hostOptions()...)
-		if err != nil {
-			return nil, stage("open snapshot in the module", "", err)
-		}
-		return &wasmBackend{engine: e, explain: f.explain}, nil
-	case "native":
-		e, werr := snapshot.Open(snap)
-		if werr != nil {
-			return nil, stage("open snapshot", "", werr)
-		}
-		return &nativeBackend{engine: e.WithExplain(f.explain), snapshotBytes: len(snap)}, nil
+// openBytes serves the snapshot snap with the engine --engine names.
+func (f *engineFlags) openBytes(ctx context.Context, snap []byte) (*hostapi.Engine, error) {
+	kind, err := parseEngine(f.engine)
+	if err != nil {
+		return nil, err
 	}
-	return nil, wire.Validation("invalid_engine", fmt.Sprintf("unknown --engine %q (wasm or native)", f.engine))
+	e, err := hostapi.Open(ctx, snap, append(f.hostOptions(), hostapi.WithEngine(kind))...)
+	if err != nil {
+		what := "open snapshot in the module"
+		if kind == hostapi.NativeEngine {
+			what = "open snapshot"
+		}
+		return nil, stage(what, "", err)
+	}
+	return e, nil
+}
+
+// parseEngine reads --engine (or snapshot build's --engine, or
+// --build-engine): wasm or native.
+func parseEngine(name string) (hostapi.EngineKind, error) {
+	kind, err := hostapi.ParseEngine(name)
+	if err != nil {
+		return kind, wire.Validation("invalid_engine", fmt.Sprintf("unknown --engine %q (wasm or native)", name))
+	}
+	return kind, nil
 }
 
 // buildSnapshot imports a catalog (a file, or for dws also a dump
 // directory) with the default options and indexes it with the chosen
 // engine; both give the same bytes.
 func buildSnapshot(ctx context.Context, engineName, format, path string, opts ...hostapi.Option) ([]byte, error) {
-	snap, _, err := buildSnapshotReporting(ctx, engineName, format, path, importer.Options{}, nil, opts...)
+	snap, _, err := buildSnapshotReporting(ctx, engineName, format, path, nil, nil, opts...)
 	return snap, err
 }
 
-// buildSnapshotReporting is buildSnapshot with import options, printing its
+// buildSnapshotReporting is buildSnapshot with import options
+// (hostapi.WithProfile, WithStrictImport, WithDefaultProduct), printing its
 // phases to progress (see buildProgress; nil prints nothing). It returns
 // the import report of a native build (the module's build call returns
 // none, though its snapshot stores the same report). The module's build
-// takes no options: a build with any runs natively.
-func buildSnapshotReporting(ctx context.Context, engineName, format, path string, options importer.Options, progress io.Writer, opts ...hostapi.Option) ([]byte, *importer.Report, error) {
-	if engineName != "native" && engineName != "wasm" {
-		return nil, nil, wire.Validation("invalid_engine", fmt.Sprintf("unknown --engine %q (wasm or native)", engineName))
+// takes no import options: a build with any runs natively.
+func buildSnapshotReporting(ctx context.Context, engineName, format, path string, importOpts []hostapi.Option, progress io.Writer, opts ...hostapi.Option) ([]byte, *hostapi.ImportReport, error) {
+	kind, err := parseEngine(engineName)
+	if err != nil {
+		return nil, nil, err
 	}
 	phases := newBuildProgress(progress)
 	defer phases.done()
@@ -236,13 +240,15 @@ func buildSnapshotReporting(ctx context.Context, engineName, format, path string
 	if err != nil {
 		return nil, nil, err
 	}
-	if engineName == "wasm" && options.Default() {
+	if kind == hostapi.ModuleEngine && len(importOpts) == 0 {
 		phases.begin("import, index and encode in the module")
 		snap, err := hostapi.BuildSnapshot(ctx, format, data, opts...)
 		return snap, nil, err
 	}
 	phases.begin("import, index and encode")
-	snap, report, err := snapshot.FromCatalog(format, data, options)
+	var report *hostapi.ImportReport
+	opts = append(append(opts, importOpts...), hostapi.WithEngine(hostapi.NativeEngine), hostapi.WithImportReport(func(r *hostapi.ImportReport) { report = r }))
+	snap, err := hostapi.BuildSnapshot(ctx, format, data, opts...)
 	if err != nil {
 		return nil, nil, stage("import catalog", "invalid_catalog", err)
 	}
@@ -310,91 +316,41 @@ func readCatalog(format, path string) ([]byte, error) {
 	if !st.IsDir() {
 		return readInputFile("catalog", path)
 	}
-	if format != dws.Format {
+	if format != "dws" {
 		return nil, failed(fmt.Errorf("%s is a directory; a %s catalog is one file", path, format))
 	}
-	files, err := dws.FilesFromFS(os.DirFS(path))
+	bundle, err := hostapi.DWSDumpBundle(os.DirFS(path))
 	if err != nil {
 		return nil, failed(err)
 	}
-	bundle := map[string]json.RawMessage{}
-	for name, data := range files {
-		bundle[filepath.ToSlash(name)] = data
-	}
-	return json.Marshal(bundle)
+	return bundle, nil
 }
 
-type nativeBackend struct {
-	engine        *engine.Engine
-	snapshotBytes int
-}
-
-func (b *nativeBackend) Search(_ context.Context, request []byte) ([]byte, *wire.Error) {
-	out, err := b.engine.SearchJSON(request)
-	return out, wire.ErrorOf(err)
-}
-
-func (b *nativeBackend) Inspect(_ context.Context, request []byte) ([]byte, *wire.Error) {
-	out, err := b.engine.InspectJSON(request)
-	return out, wire.ErrorOf(err)
-}
-
-func (b *nativeBackend) Info() catalogInfo {
-	v := b.engine.Version()
-	return catalogInfo{
-		Engine: "native", Profile: b.engine.Profile().Name, Format: b.engine.Catalog().Format,
-		SourceHash: v.SourceHash, SurfaceHash: v.SurfaceHash,
-		ToolCount: b.engine.ToolCount(), ProductCount: len(b.engine.Catalog().Products),
-		SnapshotBytes: b.snapshotBytes,
-	}
-}
-
-func (b *nativeBackend) Close() {}
-
-type wasmBackend struct {
-	engine  *hostapi.Engine
-	explain bool
-}
-
-func (b *wasmBackend) Search(ctx context.Context, request []byte) ([]byte, *wire.Error) {
-	var out []byte
-	var err error
-	if b.explain {
-		out, err = b.engine.SearchExplain(ctx, request)
-	} else {
-		out, err = b.engine.Search(ctx, request)
-	}
-	return out, typed(err)
-}
-
-func (b *wasmBackend) Inspect(ctx context.Context, request []byte) ([]byte, *wire.Error) {
-	out, err := b.engine.Inspect(ctx, request)
-	return out, typed(err)
-}
-
-func (b *wasmBackend) Info() catalogInfo {
-	i := b.engine.Info()
-	return catalogInfo{
-		Engine: "wasm", Profile: i.Profile, Format: i.Format, SourceHash: i.SourceHash, SurfaceHash: i.SurfaceHash,
-		ToolCount: i.ToolCount, ProductCount: i.ProductCount, SnapshotBytes: i.SnapshotBytes,
-	}
-}
-
-func (b *wasmBackend) Close() { b.engine.Close(context.Background()) }
-
-// typed turns a host error into the wire error the module sent (or an
-// internal one for a host failure such as a trap or a deadline).
+// typed turns an engine's error into the wire error it carries (the
+// module's or the native core's), or an internal one for a host failure
+// such as a trap or a deadline.
 func typed(err error) *wire.Error {
 	if err == nil {
 		return nil
 	}
-	var moduleErr *hostapi.Error
-	if errors.As(err, &moduleErr) {
-		return &wire.Error{Category: moduleErr.Category, Code: moduleErr.Code, Reason: moduleErr.Reason, Message: moduleErr.Message}
+	var werr *wire.Error
+	if errors.As(err, &werr) {
+		return werr
 	}
 	reason := "host_failure"
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		reason = "deadline_exceeded"
 	}
 	return wire.Internal(reason, strings.TrimSpace(err.Error()))
+}
+
+// search answers one tool-search.v1 request, with a score breakdown on
+// every candidate when --explain was given.
+func (f *engineFlags) search(ctx context.Context, e *hostapi.Engine, request []byte) ([]byte, *wire.Error) {
+	search := e.Search
+	if f.explain {
+		search = e.SearchExplain
+	}
+	out, err := search(ctx, request)
+	return out, typed(err)
 }
