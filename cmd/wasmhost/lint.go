@@ -11,10 +11,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/toolsift/toolsift/core/importer"
-	"github.com/toolsift/toolsift/core/lint"
-	"github.com/toolsift/toolsift/core/provider"
-	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/gateway"
 	"github.com/toolsift/toolsift/hostapi"
@@ -48,27 +44,21 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: wasmhost lint [--catalog FILE --format F | --snapshot FILE | --mcp-config servers.json] [--expect FILE] [--json] [--fail-on info|warning|error|none]")
 		return 2
 	}
-	if *failOn != "none" && lint.LevelRank(*failOn) == 0 {
+	switch *failOn {
+	case "none", "info", "warning", "error":
+	default:
 		return printError(stderr, wire.Validation("invalid_flag", fmt.Sprintf("--fail-on %q: want info, warning, error or none", *failOn)))
 	}
 	ctx := context.Background()
-	request := struct {
-		Op     string             `json:"op"`
-		Expect []lint.Expectation `json:"expect,omitempty"`
-	}{Op: provider.OpLint}
+	var expect []hostapi.LintExpectation
 	if *expectPath != "" {
-		expect, err := readExpectations(*expectPath)
-		if err != nil {
+		var err error
+		if expect, err = readExpectations(*expectPath); err != nil {
 			return fail(stderr, err)
 		}
-		request.Expect = expect
 	}
-	body, err := json.Marshal(request)
-	if err != nil {
-		return fail(stderr, err)
-	}
-
 	var snap []byte
+	var err error
 	if *mcpConfig != "" {
 		if common.catalog != "" || common.snapshotSet {
 			return printError(stderr, wire.Validation("ambiguous_input", "--mcp-config, --catalog and --snapshot are mutually exclusive"))
@@ -80,11 +70,16 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	out, err := lintSnapshot(ctx, common, snap, body)
+	e, err := common.openBytes(ctx, snap)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	var report lint.Report
+	defer e.Close(ctx)
+	out, err := e.Lint(ctx, expect)
+	if err != nil {
+		return fail(stderr, stage("lint", "", err))
+	}
+	var report hostapi.LintReport
 	if err := json.Unmarshal(out, &report); err != nil {
 		return fail(stderr, stage("read the lint report", "", err))
 	}
@@ -112,44 +107,21 @@ func lintCatalogSnapshot(ctx context.Context, common *engineFlags) ([]byte, erro
 	if err != nil {
 		return nil, err
 	}
-	snap, _, err := snapshot.FromCatalog(common.format, data, importer.Options{ToolSearch: true})
+	return toolSearchSnapshot(ctx, data)
+}
+
+// toolSearchSnapshot imports an MCP catalog natively for tool search.
+func toolSearchSnapshot(ctx context.Context, data []byte) ([]byte, error) {
+	list, err := hostapi.FromMCPTools(ctx, data, hostapi.WithEngine(hostapi.NativeEngine))
 	if err != nil {
 		return nil, stage("import catalog", "invalid_catalog", err)
 	}
-	return snap, nil
-}
-
-// lintSnapshot answers the lint request with the chosen engine.
-func lintSnapshot(ctx context.Context, common engineFlags, snap, request []byte) ([]byte, error) {
-	switch common.engine {
-	case "wasm":
-		e, err := hostapi.Open(ctx, snap, common.hostOptions()...)
-		if err != nil {
-			return nil, stage("open snapshot in the module", "", err)
-		}
-		defer e.Close(ctx)
-		out, err := e.ProviderRaw(ctx, request)
-		if err != nil {
-			return nil, stage("lint", "", err)
-		}
-		return out, nil
-	case "native":
-		e, werr := snapshot.Open(snap)
-		if werr != nil {
-			return nil, stage("open snapshot", "", werr)
-		}
-		out, err := provider.Do(nil, e, request)
-		if err != nil {
-			return nil, stage("lint", "", err)
-		}
-		return out, nil
-	}
-	return nil, wire.Validation("invalid_engine", fmt.Sprintf("unknown --engine %q (wasm or native)", common.engine))
+	return list.Snapshot, nil
 }
 
 // readExpectations reads JSON Lines of {"query","tool"} (blank lines
 // skipped), or one JSON array of them.
-func readExpectations(path string) ([]lint.Expectation, error) {
+func readExpectations(path string) ([]hostapi.LintExpectation, error) {
 	data, err := readInputFile("expectations", path)
 	if err != nil {
 		return nil, err
@@ -161,13 +133,13 @@ func readExpectations(path string) ([]lint.Expectation, error) {
 		return d.Decode(v)
 	}
 	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '[' {
-		var expect []lint.Expectation
+		var expect []hostapi.LintExpectation
 		if err := decodeStrict(trimmed, &expect); err != nil {
 			return nil, invalid(err)
 		}
 		return expect, nil
 	}
-	var expect []lint.Expectation
+	var expect []hostapi.LintExpectation
 	scanner := bufio.NewScanner(bytes.NewReader(data))
 	scanner.Buffer(nil, len(data)+1)
 	for n := 1; scanner.Scan(); n++ {
@@ -175,7 +147,7 @@ func readExpectations(path string) ([]lint.Expectation, error) {
 		if len(line) == 0 {
 			continue
 		}
-		var x lint.Expectation
+		var x hostapi.LintExpectation
 		if err := decodeStrict(line, &x); err != nil {
 			return nil, invalid(fmt.Errorf("line %d: %w", n, err))
 		}
@@ -207,9 +179,5 @@ func gatewaySnapshot(ctx context.Context, configPath string, timeout time.Durati
 	if catalogJSON == nil {
 		return nil, wire.Validation("empty_catalog", "the gateway's servers listed no tools")
 	}
-	snap, _, err := snapshot.FromCatalog("mcp", catalogJSON, importer.Options{ToolSearch: true})
-	if err != nil {
-		return nil, stage("import the gateway's catalog", "invalid_catalog", err)
-	}
-	return snap, nil
+	return toolSearchSnapshot(ctx, catalogJSON)
 }
