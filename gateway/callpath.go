@@ -94,7 +94,7 @@ func (g *Gateway) forward(ctx context.Context, r route, arguments json.RawMessag
 		g.warnSchemaOnce(r)
 	}
 	if message != "" {
-		return errorResult(wire.Validation("invalid_arguments", fmt.Sprintf("the arguments do not match %s's input schema: %s", r.tool.Identity.CanonicalPath, message)))
+		return errorResult(wire.Validation("invalid_arguments", fmt.Sprintf("the arguments do not match %s's input schema: %s", r.tool.CanonicalPath, message)))
 	}
 	if !r.server.cfg.Trusted {
 		if werr := g.stillListed(ctx, r); werr != nil {
@@ -127,7 +127,7 @@ func (g *Gateway) stillListed(ctx context.Context, r route) *wire.Error {
 	}
 	if l.hashOf(r.name) != r.def.hash {
 		return wire.Discovery("catalog_changed", fmt.Sprintf("%s changed on server %q since the catalog was built (no list_changed was sent); the call was not sent; search again",
-			r.tool.Identity.CanonicalPath, r.server.cfg.Name))
+			r.tool.CanonicalPath, r.server.cfg.Name))
 	}
 	return nil
 }

@@ -12,11 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsift/toolsift/core/catalog"
-	"github.com/toolsift/toolsift/core/importer"
-	mcpimport "github.com/toolsift/toolsift/core/importer/mcp"
-	"github.com/toolsift/toolsift/core/importer/native"
-	"github.com/toolsift/toolsift/core/snapshot"
+	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/hostapi"
 )
 
@@ -45,10 +41,14 @@ type unavailable struct{ server, reason string }
 type route struct {
 	server *downstream
 	name   string // the tool's name on its server (tools/call "name")
-	tool   *catalog.Tool
+	tool   *hostapi.Tool
 	def    *toolDef // the definition as listed, with its hash
 	effect string   // the effect the destructive guard acts on (trust.go)
 }
+
+// catalogFormat is the importer of the catalog the gateway assembles: MCP
+// tools/list results by server.
+const catalogFormat = "mcp"
 
 // AssembleCatalog is the mcp-format catalog of the given tool lists:
 // {"servers": {"<server>": {"tools": […]}}}, the bytes that
@@ -112,15 +112,30 @@ func (g *Gateway) rebuild(ctx context.Context) {
 	}
 }
 
+// buildSnapshot builds an assembled catalog's snapshot in the process: the
+// bytes the module would build.
+func buildSnapshot(ctx context.Context, data []byte) ([]byte, error) {
+	return hostapi.BuildSnapshot(ctx, catalogFormat, data, hostapi.WithEngine(hostapi.NativeEngine))
+}
+
 // engineTooSmall reports whether the engine refused a snapshot for want of
 // memory: hostapi's typed catalog_too_large, or the module's own out of
 // memory trap when it opens one.
 func engineTooSmall(err error) bool {
-	var typed *hostapi.Error
-	if errors.As(err, &typed) && typed.Reason == "catalog_too_large" {
+	if werr := typedError(err); werr != nil && werr.Reason == "catalog_too_large" {
 		return true
 	}
 	return errors.Is(err, errEngineRefused) && strings.Contains(err.Error(), "out of memory")
+}
+
+// typedError is the module's typed error inside err, nil for a failure of
+// the host (a trap, a deadline).
+func typedError(err error) *wire.Error {
+	var werr *wire.Error
+	if errors.As(err, &werr) {
+		return werr
+	}
+	return nil
 }
 
 // errEngineRefused marks a build the engine refused to open or swap in.
@@ -134,7 +149,7 @@ func (g *Gateway) publish(ctx context.Context, parts []*serverTools, left []unav
 	tools := 0
 	for _, p := range parts {
 		lists[p.d.cfg.Name] = p.listing.tools
-		owners[native.ProductID(p.d.cfg.Name)] = p
+		owners[hostapi.ProductID(p.d.cfg.Name)] = p
 		tools += len(p.listing.tools)
 	}
 	slices.SortFunc(left, func(a, b unavailable) int { return g.order(a.server) - g.order(b.server) })
@@ -160,35 +175,32 @@ func (g *Gateway) publish(ctx context.Context, parts []*serverTools, left []unav
 		return nil
 	}
 	started := time.Now()
-	snap, report, err := snapshot.FromCatalog(mcpimport.Format, data, importer.Options{})
+	// The snapshot is built natively (the module's bytes, many times
+	// faster), and its catalog's view is what the routes are made from.
+	snap, err := buildSnapshot(ctx, data)
 	if err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
-	if report != nil && report.ToolsSkipped > 0 {
-		g.log.Warn("catalog: tools skipped by the importer", "report", report.Summary())
-	}
-	body, err := snapshot.Decode(snap)
+	view, err := hostapi.DecodeCatalog(snap)
 	if err != nil {
-		return fmt.Errorf("decode own snapshot: %w", err)
+		return fmt.Errorf("build: %w", err)
+	}
+	if view.ToolsSkipped() > 0 {
+		g.log.Warn("catalog: tools skipped by the importer", "report", view.ImportSummary())
 	}
 	next := &generation{routes: map[string]route{}, catalogJSON: data, unavailable: left}
-	for pi := range body.Catalog.Products {
-		product := &body.Catalog.Products[pi]
-		for ti := range product.Tools {
-			t := &product.Tools[ti]
-			ref := t.Interface.Ref
-			if ref == nil || owners[ref.ProductID] == nil {
-				continue
-			}
-			owner := owners[ref.ProductID]
-			def := owner.defs[ref.RPCName]
-			if def == nil {
-				continue
-			}
-			next.routes[t.Identity.CanonicalPath] = route{server: owner.d, name: ref.RPCName, tool: t, def: def,
-				effect: guardEffect(t.Safety.Effect, owner.d.cfg.Trusted, ref.RPCName, def.tool.Description)}
-			next.toolCount++
+	for t := range view.Tools() {
+		owner := owners[t.RPCProductID] // none for a tool without one ("")
+		if owner == nil {
+			continue
 		}
+		def := owner.defs[t.RPCName]
+		if def == nil {
+			continue
+		}
+		next.routes[t.CanonicalPath] = route{server: owner.d, name: t.RPCName, tool: &t, def: def,
+			effect: guardEffect(t.Effect, owner.d.cfg.Trusted, t.RPCName, def.tool.Description)}
+		next.toolCount++
 	}
 	next.shadows = g.findShadows(next.routes)
 	g.logRaised(next.routes)

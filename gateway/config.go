@@ -14,9 +14,7 @@ import (
 
 	"github.com/mtibben/confusables"
 
-	"github.com/toolsift/toolsift/core/catalog"
-	"github.com/toolsift/toolsift/core/importer/native"
-	"github.com/toolsift/toolsift/core/text"
+	"github.com/toolsift/toolsift/hostapi"
 )
 
 // Config is the gateway's list of downstream servers, read from the file
@@ -186,7 +184,7 @@ func ParseConfig(data []byte) (*Config, error) {
 		if err != nil {
 			return nil, err
 		}
-		id := native.ProductID(name)
+		id := hostapi.ProductID(name)
 		if other, taken := products[id]; taken {
 			return nil, configErrorf("servers %q and %q would both be product %q in the catalog (a '.' becomes '_'): rename one", other, name, id)
 		}
@@ -212,7 +210,7 @@ func checkServer(name string, raw rawServer) (ServerConfig, error) {
 		Trusted: raw.Trusted,
 	}
 	switch {
-	case text.CheckUnsafeStrict(name) != text.Safe || strings.ContainsAny(name, "\t\n"):
+	case hostapi.UnsafeName(name):
 		return s, configErrorf("server name %q holds a control, bidi, zero-width or other invisible character", name)
 	case strings.TrimSpace(name) == "" || strings.TrimSpace(name) != name:
 		return s, configErrorf("server name %q: empty or with surrounding spaces", name)
@@ -253,12 +251,12 @@ func checkServer(name string, raw rawServer) (ServerConfig, error) {
 	return s, nil
 }
 
-// lookalikeName is what a server name looks like: catalog.LookalikeKey
+// lookalikeName is what a server name looks like: hostapi.LookalikeKey
 // (invisible characters removed, NFKC, case folded), then the Unicode
 // confusable skeleton (UTS #39) of its lower case, so that "gіthub" with a
 // Cyrillic і, "GitHub" and "github" are one name. Two servers with one
 // look would show an agent two sources it cannot tell apart.
 func lookalikeName(name string) string {
-	folded := strings.ToLower(catalog.LookalikeKey(name))
-	return catalog.LookalikeKey(confusables.Skeleton(folded))
+	folded := strings.ToLower(hostapi.LookalikeKey(name))
+	return hostapi.LookalikeKey(confusables.Skeleton(folded))
 }

@@ -10,8 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/wire"
+	"github.com/toolsift/toolsift/hostapi"
 )
 
 // exposedTools are the tools --expose found added to the gateway's own
@@ -25,11 +25,7 @@ type exposedTools struct {
 }
 
 // expose adds the tools an answer references that are not exposed yet.
-func (g *Gateway) expose(gen *generation, answer []byte) {
-	var a searchAnswer
-	if json.Unmarshal(answer, &a) != nil {
-		return
-	}
+func (g *Gateway) expose(gen *generation, a *searchAnswer) {
 	g.exposed.mu.Lock()
 	defer g.exposed.mu.Unlock()
 	if g.exposed.added == nil {
@@ -104,8 +100,8 @@ func (g *Gateway) exposedHandler(path string) mcp.ToolHandler {
 
 // exposedDefinition is the MCP tool for a catalog tool, named by its
 // canonical path; a name or schema the SDK would refuse leaves it out.
-func exposedDefinition(t *catalog.Tool) (*mcp.Tool, error) {
-	name := t.Identity.CanonicalPath
+func exposedDefinition(t *hostapi.Tool) (*mcp.Tool, error) {
+	name := t.CanonicalPath
 	if len(name) == 0 || len(name) > 128 {
 		return nil, fmt.Errorf("name of %d bytes (1-128 allowed)", len(name))
 	}
@@ -119,10 +115,10 @@ func exposedDefinition(t *catalog.Tool) (*mcp.Tool, error) {
 		var probe struct {
 			Type any `json:"type"`
 		}
-		if err := json.Unmarshal(t.InputSchema, &probe); err != nil || probe.Type != "object" {
+		if err := json.Unmarshal([]byte(t.InputSchema), &probe); err != nil || probe.Type != "object" {
 			return nil, fmt.Errorf(`input schema is not of type "object"`)
 		}
-		schema = json.RawMessage(bytes.Clone(t.InputSchema))
+		schema = json.RawMessage(t.InputSchema)
 	}
 	return &mcp.Tool{Name: name, Title: t.Title, Description: t.Description, InputSchema: schema, Annotations: toolAnnotations(t)}, nil
 }

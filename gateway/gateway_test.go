@@ -15,8 +15,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolsift/toolsift/core/importer"
-	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/gateway"
 	"github.com/toolsift/toolsift/hostapi"
 )
@@ -72,7 +70,9 @@ func TestNPMServers(t *testing.T) {
 		if string(catalog) != string(s.g.CatalogJSON()) {
 			t.Fatalf("the gateway's catalog differs from the servers' listing:\n%s\n%s", catalog, s.g.CatalogJSON())
 		}
-		snap, _, err := snapshot.FromCatalog("mcp", catalog, importer.Options{})
+		// Built by the module, not natively as the gateway builds it: the
+		// two builds are the same bytes.
+		snap, err := hostapi.BuildSnapshot(context.Background(), "mcp", catalog)
 		require.NoError(t, err)
 		engine, err := hostapi.Open(context.Background(), snap)
 		require.NoError(t, err)

@@ -1,14 +1,13 @@
 package gateway
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsift/toolsift/core/importer"
-	mcpimport "github.com/toolsift/toolsift/core/importer/mcp"
-	"github.com/toolsift/toolsift/core/snapshot"
+	"github.com/toolsift/toolsift/hostapi"
 )
 
 // Isolation. Each server's tools are imported and checked on their own,
@@ -90,7 +89,7 @@ func importAlone(d *downstream, l *listing) (*serverTools, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, _, _, err := importer.ImportWith(mcpimport.Format, data, importer.Options{}); err != nil {
+	if err := hostapi.CheckCatalog(catalogFormat, data); err != nil {
 		return nil, err
 	}
 	p := &serverTools{d: d, listing: l, defs: make(map[string]*toolDef, len(l.tools))}
@@ -145,7 +144,7 @@ func (g *Gateway) buildsAlone(parts []*serverTools, left []unavailable) (kept []
 	for _, p := range parts {
 		data, err := AssembleCatalog(map[string][]*mcp.Tool{p.d.cfg.Name: p.listing.tools})
 		if err == nil {
-			_, _, err = snapshot.FromCatalog(mcpimport.Format, data, importer.Options{})
+			_, err = buildSnapshot(context.Background(), data)
 		}
 		if err != nil {
 			g.log.Warn("catalog: server left out: its tools do not build into a catalog", "server", p.d.cfg.Name, "error", err.Error())

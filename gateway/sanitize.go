@@ -6,7 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsift/toolsift/core/text"
+	"github.com/toolsift/toolsift/hostapi"
 )
 
 // Every string a downstream server writes and the gateway shows an agent
@@ -19,7 +19,7 @@ import (
 
 // cleanText strips from s: ANSI escape sequences (ESC and C1 introduced:
 // CSI, OSC, DCS and the two-byte ones), C0 controls other than \t and \n,
-// DEL, C1 controls, and every character text.IsInvisible names (bidi
+// DEL, C1 controls, and every character hostapi.IsInvisible names (bidi
 // controls, zero-width characters, tags, other default-ignorables).
 // Invalid UTF-8 becomes U+FFFD. A clean string comes back as is, without
 // allocating.
@@ -77,7 +77,7 @@ func dropRune(r rune) bool {
 	case r == '\u2028' || r == '\u2029':
 		return true // line and paragraph separators: some renderers break lines, others do not
 	}
-	return text.IsInvisible(r)
+	return hostapi.IsInvisible(r)
 }
 
 // escapeLength is the length of the escape sequence at the start of s

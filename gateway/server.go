@@ -10,8 +10,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsift/toolsift/core/catalog"
-	"github.com/toolsift/toolsift/core/importer/native"
 	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/hostapi"
 )
@@ -45,7 +43,7 @@ func (g *Gateway) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*m
 	}
 	products := make([]string, len(args.Servers))
 	for i, s := range args.Servers {
-		products[i] = native.ProductID(s)
+		products[i] = hostapi.ProductID(s)
 	}
 	sr := wire.SearchRequest{
 		Version: wire.SearchVersion, Query: args.Query, Subqueries: args.Subqueries, Limit: args.Limit,
@@ -62,11 +60,19 @@ func (g *Gateway) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*m
 	if shared := gen.shadows.shared(args.Query); len(shared) > 1 && len(args.Subqueries) == 0 {
 		answer = preferExact(ctx, gen, answer, sr, shared)
 	}
-	if g.opts.ExposeFound {
-		g.expose(gen, answer)
+	// The answer goes out as the engine's bytes; the gateway reads it once,
+	// for the text rendering and the tools --expose found adds (an answer
+	// it cannot read gets neither).
+	rendered := ""
+	var a searchAnswer
+	if json.Unmarshal(answer, &a) == nil {
+		if g.opts.ExposeFound {
+			g.expose(gen, &a)
+		}
+		rendered = g.renderSearch(gen, &a)
 	}
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(answer)}, &mcp.TextContent{Text: g.renderSearch(gen, answer)}},
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(answer)}, &mcp.TextContent{Text: rendered}},
 		StructuredContent: json.RawMessage(answer),
 	}, nil
 }
@@ -115,12 +121,12 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 func allowed(r route) *wire.Error {
 	if r.effect == "destructive" && !r.server.cfg.AllowDestructive {
 		why := "by its annotations, or their absence"
-		if r.tool.Safety.Effect != "destructive" {
-			why = fmt.Sprintf("by its name or description: its annotations say %s, which the gateway does not believe of an untrusted server", r.tool.Safety.Effect)
+		if r.tool.Effect != "destructive" {
+			why = fmt.Sprintf("by its name or description: its annotations say %s, which the gateway does not believe of an untrusted server", r.tool.Effect)
 		}
 		return wire.Validation("destructive_not_allowed", fmt.Sprintf(
 			"%s is destructive (%s) and server %q is not configured with \"allowDestructive\": true; the gateway does not forward it",
-			r.tool.Identity.CanonicalPath, why, r.server.cfg.Name))
+			r.tool.CanonicalPath, why, r.server.cfg.Name))
 	}
 	return nil
 }
@@ -206,9 +212,8 @@ func decodeArgs(raw json.RawMessage, v any) *wire.Error {
 // engineError is the wire error of an engine call: the module's own typed
 // error, or an internal one for a host failure (a trap, a deadline).
 func engineError(err error) *wire.Error {
-	var typed *hostapi.Error
-	if errors.As(err, &typed) {
-		return &wire.Error{Category: typed.Category, Code: typed.Code, Reason: typed.Reason, Message: typed.Message}
+	if werr := typedError(err); werr != nil {
+		return werr
 	}
 	reason := "host_failure"
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
@@ -228,13 +233,10 @@ func errorResult(werr *wire.Error) *mcp.CallToolResult {
 	}
 }
 
-// searchAnswer is the part of a tool-search.v1 answer the text rendering
-// shows.
+// searchAnswer is the part of a tool-search.v1 answer the gateway reads:
+// what the text rendering shows and --expose found adds.
 type searchAnswer struct {
-	Catalog struct {
-		SourceHash  string `json:"source_hash"`
-		SurfaceHash string `json:"surface_hash"`
-	} `json:"catalog"`
+	Catalog    answerCatalog `json:"catalog"`
 	Candidates []struct {
 		CanonicalPath string `json:"canonical_path"`
 		Title         string `json:"title"`
@@ -250,11 +252,7 @@ type searchAnswer struct {
 // the guard's effect where it is not the annotated one, and a flag on a
 // tool that shares its name with another server's), the hashes to pass on,
 // and the servers that are down or left out.
-func (g *Gateway) renderSearch(gen *generation, answer []byte) string {
-	var a searchAnswer
-	if err := json.Unmarshal(answer, &a); err != nil {
-		return ""
-	}
+func (g *Gateway) renderSearch(gen *generation, a *searchAnswer) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d tool(s). Pass source_hash=%s surface_hash=%s to inspect_tool and call_tool.\n",
 		len(a.Candidates), a.Catalog.SourceHash, a.Catalog.SurfaceHash)
@@ -291,9 +289,9 @@ func (g *Gateway) renderSearch(gen *generation, answer []byte) string {
 
 // toolAnnotations are the MCP hints of a catalog tool's safety, for the
 // tools --expose found adds.
-func toolAnnotations(t *catalog.Tool) *mcp.ToolAnnotations {
+func toolAnnotations(t *hostapi.Tool) *mcp.ToolAnnotations {
 	a := &mcp.ToolAnnotations{Title: t.Title}
-	switch t.Safety.Effect {
+	switch t.Effect {
 	case "read":
 		a.ReadOnlyHint, a.DestructiveHint = true, ptr(false)
 	case "write":
@@ -301,6 +299,6 @@ func toolAnnotations(t *catalog.Tool) *mcp.ToolAnnotations {
 	default:
 		a.DestructiveHint = ptr(true)
 	}
-	a.IdempotentHint = t.Safety.Idempotency == "idempotent"
+	a.IdempotentHint = t.Idempotency == "idempotent"
 	return a
 }

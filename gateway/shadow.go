@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/wire"
+	"github.com/toolsift/toolsift/hostapi"
 )
 
 // Shadowing. A hostile server can list a tool under the name of another
@@ -23,7 +23,7 @@ import (
 // with the preferred server's tool first.
 
 // shadowing is a catalog's tools that share a name with another server's,
-// or a name that looks the same (catalog.LookalikeKey: case, width and
+// or a name that looks the same (hostapi.LookalikeKey: case, width and
 // invisible characters aside).
 type shadowing struct {
 	// notes is the flag of each such tool, by canonical path.
@@ -36,7 +36,7 @@ type shadowing struct {
 // shared is the canonical paths of the tools named like query, the
 // preferred first, when several servers have one (nil otherwise).
 func (s shadowing) shared(query string) []string {
-	return s.byName[catalog.LookalikeKey(strings.TrimSpace(query))]
+	return s.byName[hostapi.LookalikeKey(strings.TrimSpace(query))]
 }
 
 // findShadows groups a catalog's tools by what their name on their server
@@ -44,7 +44,7 @@ func (s shadowing) shared(query string) []string {
 func (g *Gateway) findShadows(routes map[string]route) shadowing {
 	byName := map[string][]string{}
 	for path, r := range routes {
-		key := catalog.LookalikeKey(r.name)
+		key := hostapi.LookalikeKey(r.name)
 		byName[key] = append(byName[key], path)
 	}
 	s := shadowing{notes: map[string]string{}, byName: map[string][]string{}}
@@ -117,7 +117,8 @@ func sortedNames(m map[string][]string) []string {
 // out). Anything unexpected returns the engine's answer unchanged.
 func preferExact(ctx context.Context, gen *generation, answer []byte, request wire.SearchRequest, paths []string) []byte {
 	start, end, candidates, ok := candidatesSpan(answer)
-	if !ok {
+	hashes, read := catalogOf(answer)
+	if !ok || !read {
 		return answer
 	}
 	var first []json.RawMessage
@@ -132,7 +133,7 @@ func preferExact(ctx context.Context, gen *generation, answer []byte, request wi
 		if err != nil {
 			return answer
 		}
-		if !sameCatalog(one, answer) {
+		if same, read := catalogOf(one); !read || same != hashes {
 			return answer // the engine swapped in between: keep its answer whole
 		}
 		if _, _, refs, ok := candidatesSpan(one); ok && len(refs) == 1 {
@@ -228,8 +229,16 @@ func withRank(ref json.RawMessage, rank int) ([]byte, bool) {
 	return append(out, ref[stop:]...), true
 }
 
-// sameCatalog reports whether two answers carry the same catalog hashes.
-func sameCatalog(a, b []byte) bool {
-	var x, y searchAnswer
-	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && x.Catalog == y.Catalog
+// answerCatalog is the catalog hashes of an answer.
+type answerCatalog struct {
+	SourceHash  string `json:"source_hash"`
+	SurfaceHash string `json:"surface_hash"`
+}
+
+// catalogOf reads an answer's catalog hashes (and nothing else of it).
+func catalogOf(answer []byte) (answerCatalog, bool) {
+	var a struct {
+		Catalog answerCatalog `json:"catalog"`
+	}
+	return a.Catalog, json.Unmarshal(answer, &a) == nil
 }

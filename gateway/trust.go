@@ -162,8 +162,8 @@ func words(s string) []string {
 func (g *Gateway) logRaised(routes map[string]route) {
 	var raised []string
 	for path, r := range routes {
-		if r.effect != r.tool.Safety.Effect {
-			raised = append(raised, path+" ("+r.tool.Safety.Effect+" → "+r.effect+")")
+		if r.effect != r.tool.Effect {
+			raised = append(raised, path+" ("+r.tool.Effect+" → "+r.effect+")")
 		}
 	}
 	if len(raised) == 0 {

@@ -6,9 +6,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/profile"
-	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/internal/release"
 	"github.com/toolsift/toolsift/testdata"
 )
@@ -142,14 +142,14 @@ func matchesGolden(got answer, line testdata.GoldenLine, missingReason string) b
 }
 
 // TestBuildSnapshotMatchesNative: the module's toolsift_build_snapshot gives
-// the same bytes as the Go core's snapshot.Build for the same catalog (and as
+// the same bytes as the Go core's compile.Snapshot for the same catalog (and as
 // the committed default snapshot).
 func TestBuildSnapshotMatchesNative(t *testing.T) {
 	files, err := dws.FilesFromTarGz(testdata.DWSCatalog)
 	require.NoError(t, err)
 	cat, err := dws.Import(files)
 	require.NoError(t, err)
-	want, err := snapshot.Build(cat, profile.DWSV1)
+	want, err := compile.Snapshot(cat, profile.DWSV1)
 	require.NoError(t, err)
 	got := snapshotDWS(t)
 	require.Equal(t, len(want), len(got))

@@ -19,10 +19,10 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/tetratelabs/wazero/sys"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/profile"
-	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/testdata"
 )
@@ -299,7 +299,7 @@ func TestSwap(t *testing.T) {
 	ctx := context.Background()
 	e, snapA, snapB, answerA, answerB := swapFixture(t)
 	b, _ := secondSnapshot()
-	wantB, err := snapshot.Build(b.native.Catalog(), profile.DWSV1)
+	wantB, err := compile.Snapshot(b.native.Catalog(), profile.DWSV1)
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(wantB, snapB), "bundle snapshot differs from the native build")
 

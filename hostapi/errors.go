@@ -20,12 +20,6 @@ import (
 // error never means the instance failed: the engine keeps serving. Any
 // other error is the host's (a trap, a done context, ErrClosed).
 
-// Error is the one error type, wire.Error.
-//
-// Deprecated: use *wire.Error. This alias only keeps callers written
-// against the former copy of wire.Error compiling while they move.
-type Error = wire.Error
-
 // ErrClosed is returned by calls on an Engine after Close (and by calls that
 // were in flight when Close ran).
 var ErrClosed = errors.New("toolsift: engine closed")

@@ -93,6 +93,8 @@ type generation struct {
 	idle    []*instance // only the current generation keeps any
 	holders []*instance // live instances that can lend the snapshot
 	copy    []byte      // the host's copy, or nil while holders lend
+
+	view catalogView // Engine.Catalog's, made on first use (catalog.go)
 }
 
 // Open compiles the module (or reuses the compiled code; see

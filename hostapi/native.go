@@ -8,7 +8,7 @@ package hostapi
 // The module is this same core compiled to WebAssembly (wasm/module), so
 // the native engine answers with the same bytes: searches, inspects and
 // provider calls go through the same core functions the module's exports
-// call, and a build goes through the same snapshot.FromCatalog with the
+// call, and a build goes through the same compile.FromCatalog with the
 // same error mapping (wasm/internal/calls.AppendSnapshot).
 
 import (
@@ -19,8 +19,10 @@ import (
 	"io/fs"
 	"path/filepath"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/dws"
@@ -60,14 +62,11 @@ type ImportReport struct {
 // is a *wire.Error (invalid_snapshot). Cost: the snapshot is decoded in this
 // process (about 20 ms for DWS's 5 MB).
 func StoredImportReport(snap []byte) (json.RawMessage, error) {
-	body, err := snapshot.Decode(snap)
-	if err != nil {
+	_, report, err := snapshotDecode(snap)
+	if err != nil || report == nil {
 		return nil, err
 	}
-	if body.Report == nil {
-		return nil, nil
-	}
-	return json.Marshal(body.Report)
+	return json.Marshal(report)
 }
 
 // DWSDumpBundle reads a DWS catalog dump directory (catalog.json and
@@ -98,6 +97,11 @@ type nativeServer struct {
 type nativeGeneration struct {
 	engine, explain *engine.Engine
 	info            Info
+	report          *importer.Report // the snapshot's stored import report (nil: none)
+	view            struct {
+		once sync.Once
+		view *Catalog
+	}
 }
 
 func openNative(ctx context.Context, snap []byte) (*nativeServer, error) {
@@ -116,12 +120,19 @@ func newNativeGeneration(ctx context.Context, snap []byte) (*nativeGeneration, e
 	if ctx.Err() != nil {
 		return nil, finish(ctx, "open", nil, "")
 	}
-	e, err := snapshot.Open(snap)
+	// The report is read while the body is decoded (compile.Open checks it
+	// too, but keeps only the engine), for the catalog view.
+	var report *importer.Report
+	keepReport := snapshot.Then(func(body *snapshot.Body) (err error) {
+		report, err = compile.Report(body)
+		return err
+	})
+	e, err := compile.Open(snap, keepReport)
 	if err != nil {
 		return nil, wire.ErrorOf(err)
 	}
 	v := e.Version()
-	return &nativeGeneration{engine: e, explain: e.WithExplain(true), info: Info{
+	return &nativeGeneration{engine: e, explain: e.WithExplain(true), report: report, info: Info{
 		Engine: NativeEngine, Profile: e.Profile().Name, Format: e.Catalog().Format,
 		SourceHash: v.SourceHash, SurfaceHash: v.SurfaceHash,
 		ToolCount: e.ToolCount(), ProductCount: len(e.Catalog().Products), SnapshotBytes: len(snap),
@@ -177,6 +188,17 @@ func (n *nativeServer) provider(ctx context.Context, request []byte) ([]byte, er
 
 func (n *nativeServer) info() Info { return n.current.Load().info }
 
+// catalog is the view of the snapshot serving now, made on first use from
+// the engine's own catalog (no second decode).
+func (n *nativeServer) catalog() (*Catalog, error) {
+	if n.closed.Load() {
+		return nil, ErrClosed
+	}
+	g := n.current.Load()
+	g.view.once.Do(func() { g.view.view = viewOf(g.engine.Profile().Name, g.engine.Catalog(), g.report) })
+	return g.view.view, nil
+}
+
 // swap opens snap and, only if it opens, serves it from the next call on;
 // calls in flight finish on the engine they started with.
 func (n *nativeServer) swap(ctx context.Context, snap []byte) error {
@@ -206,7 +228,7 @@ func (n *nativeServer) close() { n.closed.Store(true) }
 // panics with this value, which buildNative recovers.
 var errBuildStopped = errors.New("toolsift: native build stopped")
 
-// buildNative is BuildSnapshot with NativeEngine: snapshot.FromCatalog, the
+// buildNative is BuildSnapshot with NativeEngine: compile.FromCatalog, the
 // module's own path, with cfg's import options, its errors mapped as the
 // module maps them. A context that ends stops the build at its next
 // checkpoint.
@@ -231,16 +253,9 @@ func buildNative(ctx context.Context, format string, catalog []byte, cfg *config
 			snap, err = nil, wire.Internal("panic", fmt.Sprintf("%v\n%s", r, debug.Stack()))
 		}
 	}()
-	snap, report, err := snapshot.FromCatalog(format, catalog, opts)
-	var unknown *importer.UnknownFormatError
-	var werr *wire.Error
-	switch {
-	case errors.As(err, &unknown):
-		return nil, wire.Validation("unknown_format", err.Error())
-	case errors.As(err, &werr): // the snapshot's own refusal (snapshot_too_large)
-		return nil, werr
-	case err != nil:
-		return nil, wire.Validation("invalid_catalog", err.Error())
+	snap, report, err := compile.FromCatalog(format, catalog, opts)
+	if err != nil {
+		return nil, buildError(err)
 	}
 	if cfg.onImportReport != nil && report != nil {
 		raw, err := json.Marshal(report)
@@ -265,4 +280,33 @@ func importToolsNative(ctx context.Context, format string, tools []byte) (out []
 		return nil, wire.ErrorOf(err)
 	}
 	return out, nil
+}
+
+// CheckCatalog imports catalog bytes as BuildSnapshot does, without indexing
+// or encoding them: nil when they import (a bad tool is skipped, not an
+// error), else the *wire.Error BuildSnapshot would give. It is the cheap
+// test of one part of a catalog before the whole is built (the gateway
+// imports each server's tools alone, so that one server's list that does
+// not import is left out and the others serve); a catalog that imports may
+// still be refused by the build, for its size.
+func CheckCatalog(format string, catalog []byte) error {
+	if _, _, _, err := importer.ImportWith(format, catalog, importer.Options{}); err != nil {
+		return buildError(err)
+	}
+	return nil
+}
+
+// buildError is the module's refusal of a catalog (the build export's), so
+// that a refused catalog reads the same built either way: unknown_format,
+// the snapshot's own refusal (snapshot_too_large), else invalid_catalog.
+func buildError(err error) error {
+	var unknown *importer.UnknownFormatError
+	var werr *wire.Error
+	switch {
+	case errors.As(err, &unknown):
+		return wire.Validation("unknown_format", err.Error())
+	case errors.As(err, &werr):
+		return werr
+	}
+	return wire.Validation("invalid_catalog", err.Error())
 }

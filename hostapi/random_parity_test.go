@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolsift/toolsift/core/snapshot"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/testdata"
 )
 
@@ -18,7 +18,7 @@ import (
 // scoring the same way.)
 func TestModuleMatchesNativeOnRandomQueries(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, kind EngineKind) {
-		native, err := snapshot.Open(testdata.GenericSnapshot)
+		native, err := compile.Open(testdata.GenericSnapshot)
 		require.NoError(t, err)
 		nativeExplain := native.WithExplain(true)
 		module := openSnapshot(t, testdata.GenericSnapshot, WithEngine(kind))

@@ -3,7 +3,7 @@
 // builds of one catalog, after a warm-up build, for each module given.
 //
 //	go run ./bench/buildtime FORMAT CATALOG [MODULE.wasm ...]   (default: the embedded module)
-//	go run ./bench/buildtime FORMAT CATALOG native              (the Go core, snapshot.FromCatalog)
+//	go run ./bench/buildtime FORMAT CATALOG native              (the Go core, compile.FromCatalog)
 //
 // bench/buildtime/build.mjs and build.py measure the same in Node and Python;
 // mkcatalog.py makes the MCP catalog docs/BENCHMARKS.md uses.
@@ -17,8 +17,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer"
-	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/hostapi"
 )
 
@@ -84,7 +84,7 @@ func cpuSeconds() float64 {
 // cost of the import and index code itself, apart from wazero's.
 func native(format string, catalog []byte) {
 	build := func() {
-		if _, _, err := snapshot.FromCatalog(format, catalog, importer.Options{}); err != nil {
+		if _, _, err := compile.FromCatalog(format, catalog, importer.Options{}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

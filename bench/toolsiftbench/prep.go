@@ -18,6 +18,7 @@ import (
 
 	"github.com/toolsift/toolsift/bench/harness"
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/beir"
 	"github.com/toolsift/toolsift/core/importer/native"
@@ -47,7 +48,7 @@ type Meta struct {
 	Queries       int     `json:"queries"`
 	QuerySet      string  `json:"query_set"`
 	SnapshotBytes int     `json:"snapshot_bytes"`
-	BuildMs       float64 `json:"snapshot_build_ms,omitempty"` // native snapshot.Build
+	BuildMs       float64 `json:"snapshot_build_ms,omitempty"` // native compile.Snapshot
 	CatalogSHA256 string  `json:"catalog_sha256,omitempty"`
 }
 
@@ -110,7 +111,7 @@ func exportDWS(out string) (*labelled, error) {
 		return nil, fmt.Errorf("unknown profile %q", body.Profile)
 	}
 	t := time.Now()
-	if _, err := snapshot.Build(&body.Catalog, prof); err != nil {
+	if _, err := compile.Snapshot(&body.Catalog, prof); err != nil {
 		return nil, err
 	}
 	buildMs := float64(time.Since(t).Microseconds()) / 1000
@@ -144,7 +145,7 @@ func exportBenchmark(out, name, dir string) (*labelled, error) {
 		return nil, err
 	}
 	t := time.Now()
-	snap, err := snapshot.Build(cat, prof)
+	snap, err := compile.Snapshot(cat, prof)
 	if err != nil {
 		return nil, err
 	}
@@ -394,7 +395,7 @@ func exportSynthetic(out string, n int, pool []source, dws, stb *labelled) error
 		return err
 	}
 	t := time.Now()
-	snap, err := snapshot.Build(cat, prof)
+	snap, err := compile.Snapshot(cat, prof)
 	if err != nil {
 		return err
 	}

@@ -10,13 +10,13 @@ import (
 	"strconv"
 
 	"github.com/toolsift/toolsift/bench/harness"
-	"github.com/toolsift/toolsift/core/snapshot"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/hostapi"
 )
 
 // runEngine measures one of our Go hosts on one catalog: -engine native
-// (snapshot.Open, engine.SearchJSON) or wasm (hostapi on wazero).
+// (compile.Open, engine.SearchJSON) or wasm (hostapi on wazero).
 func runEngine(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ExitOnError)
 	var o harness.Options
@@ -45,9 +45,9 @@ func runEngine(args []string) error {
 	switch *which {
 	case "native":
 		res.Engine, res.Library = "toolsift native core", "toolsift (core/engine)"
-		res.OpenWhat = "snapshot.Open (decode + validate the snapshot)"
+		res.OpenWhat = "compile.Open (decode + validate the snapshot)"
 		open = func() (*harness.Engine, error) {
-			e, werr := snapshot.Open(snap)
+			e, werr := compile.Open(snap)
 			if werr != nil {
 				return nil, werr
 			}

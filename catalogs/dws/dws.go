@@ -7,7 +7,7 @@
 // Copyright 2026 Alibaba Group: see LICENSE and NOTICE beside this file.
 //
 //	engine, err := hostapi.Open(ctx, dws.Snapshot())   // the module on wazero
-//	engine, err := snapshot.Open(dws.Snapshot())       // or the native core
+//	engine, err := compile.Open(dws.Snapshot())          // or the native core (core/compile)
 //
 // The package imports nothing of toolsift, so either host can use it.
 package dws

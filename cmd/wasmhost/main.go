@@ -148,12 +148,9 @@ func cliError(err error) *wire.Error {
 		prefix = step.what + ": "
 	}
 	var werr *wire.Error
-	var herr *hostapi.Error
 	switch {
 	case errors.As(err, &werr):
 		return &wire.Error{Category: werr.Category, Code: werr.Code, Reason: werr.Reason, Message: prefix + werr.Message}
-	case errors.As(err, &herr):
-		return &wire.Error{Category: herr.Category, Code: herr.Code, Reason: herr.Reason, Message: prefix + herr.Message}
 	case step != nil && step.reason != "":
 		return wire.Validation(step.reason, err.Error())
 	}

@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolsift/toolsift/core/catalog"
-	"github.com/toolsift/toolsift/core/index"
+	"github.com/toolsift/toolsift/core/internal/index"
 	"github.com/toolsift/toolsift/core/internal/overlap"
 	"github.com/toolsift/toolsift/core/internal/strcmp"
 	"github.com/toolsift/toolsift/core/profile"
@@ -83,17 +83,45 @@ type document struct {
 	avoidWhen  []string // lower-cased avoid_when phrases that can demote
 }
 
-// New builds an engine: it tokenizes every tool's fields with the profile's
-// tokenizer and indexes them. It fails on identity collisions or an unknown
-// tokenizer.
-func New(cat *catalog.Catalog, p *profile.Profile) (*Engine, error) {
-	return NewWithCheckpoint(cat, p, nil)
+// Option adjusts New.
+type Option func(*options)
+
+type options struct {
+	checkpoint func()
+	index      *index.Index
+	identity   *catalog.IdentityTable
 }
 
-// NewWithCheckpoint is New calling checkpoint (when not nil) after each tool
-// it indexes and once the index is finished, as an import does (see
-// importer.Options.Checkpoint).
-func NewWithCheckpoint(cat *catalog.Catalog, p *profile.Profile, checkpoint func()) (*Engine, error) {
+// WithCheckpoint makes New call checkpoint after each tool it indexes and
+// once the index is finished, as an import does (see
+// importer.Options.Checkpoint), so that a host can stop a long build.
+func WithCheckpoint(checkpoint func()) Option {
+	return func(o *options) { o.checkpoint = checkpoint }
+}
+
+// WithIndex makes New build the engine around a prebuilt index (from a
+// snapshot: core/compile opens one so), without tokenizing the catalog again,
+// and around the identity table the snapshot stores (IdentityTable),
+// without building the identity index again; an identity that is nil or
+// not Stored is built from the catalog. The index is checked against the
+// catalog, never trusted.
+func WithIndex(ix *index.Index, identity *catalog.IdentityTable) Option {
+	return func(o *options) { o.index, o.identity = ix, identity }
+}
+
+// New builds an engine: it tokenizes every tool's fields with the profile's
+// tokenizer and indexes them (unless WithIndex gives the index). It fails on
+// identity collisions, an unknown tokenizer or an index that does not match
+// the catalog.
+func New(cat *catalog.Catalog, p *profile.Profile, opts ...Option) (*Engine, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.index != nil {
+		return newWithIndex(cat, p, o.index, o.identity)
+	}
+	checkpoint := o.checkpoint
 	if checkpoint == nil {
 		checkpoint = func() {}
 	}
@@ -118,11 +146,8 @@ func NewWithCheckpoint(cat *catalog.Catalog, p *profile.Profile, checkpoint func
 	return e, nil
 }
 
-// NewWithIndex builds an engine around a prebuilt index (from a snapshot),
-// without tokenizing the catalog again, and around the identity table the
-// snapshot stores (IdentityTable), without building the identity index
-// again; an identity that is nil or not Stored is built from the catalog.
-func NewWithIndex(cat *catalog.Catalog, p *profile.Profile, ix *index.Index, identity *catalog.IdentityTable) (*Engine, error) {
+// newWithIndex is New around a prebuilt index (WithIndex).
+func newWithIndex(cat *catalog.Catalog, p *profile.Profile, ix *index.Index, identity *catalog.IdentityTable) (*Engine, error) {
 	// The index is checked and prepared alongside the catalog's tables
 	// (core/internal/overlap): neither reads what the other writes. At
 	// 100,000 tools that is 14 ms of a native open's CPU (a profile) off
@@ -450,7 +475,8 @@ func (e *Engine) Profile() *profile.Profile { return e.profile }
 // ToolCount is the number of tools indexed.
 func (e *Engine) ToolCount() int { return len(e.tools) }
 
-// Index exposes the prebuilt index (for snapshots). Callers must not modify it.
+// Index exposes the prebuilt index, for core/compile to store in a snapshot
+// (its type is internal to core). Callers must not modify it.
 func (e *Engine) Index() *index.Index { return e.index }
 
 // IdentityTable is the engine's identity index as a snapshot stores it.

@@ -16,8 +16,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer"
-	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/testdata"
 )
 
@@ -100,9 +100,9 @@ func TestGenericGolden(t *testing.T) {
 	require.NoError(t, err)
 	for _, g := range genericGoldens {
 		t.Run(g.profile, func(t *testing.T) {
-			snap, _, err := snapshot.FromCatalog("mcp", catalogJSON, importer.Options{Profile: g.profile})
+			snap, _, err := compile.FromCatalog("mcp", catalogJSON, importer.Options{Profile: g.profile})
 			require.NoError(t, err)
-			e, werr := snapshot.Open(snap)
+			e, werr := compile.Open(snap)
 			require.Nil(t, werr)
 			require.Equal(t, g.profile, e.Profile().Name)
 
@@ -168,9 +168,9 @@ func writeVector(t *testing.T, w *bytes.Buffer, kind string, request map[string]
 func TestEncodedSearchAllocatesAlmostNothing(t *testing.T) {
 	catalogJSON, err := testdata.GenericMCPCatalog()
 	require.NoError(t, err)
-	snap, _, err := snapshot.FromCatalog("mcp", catalogJSON, importer.Options{Profile: "generic-v2"})
+	snap, _, err := compile.FromCatalog("mcp", catalogJSON, importer.Options{Profile: "generic-v2"})
 	require.NoError(t, err)
-	e, err := snapshot.Open(snap)
+	e, err := compile.Open(snap)
 	require.NoError(t, err)
 	request := []byte(`{"version":"tool-search.v1","query":"I am preparing a report on a company and need to search the web for recent news about it, then summarise what I find for my team","limit":10,"candidate_limit":20}`)
 	out, err := e.AppendSearchJSON(nil, request)

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolsift/toolsift/core/catalog"
-	"github.com/toolsift/toolsift/core/inspect"
+	"github.com/toolsift/toolsift/core/internal/inspect"
 	"github.com/toolsift/toolsift/core/text"
 	"github.com/toolsift/toolsift/core/wire"
 )

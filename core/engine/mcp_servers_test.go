@@ -6,9 +6,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/profile"
-	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/testdata"
 )
@@ -29,9 +29,9 @@ func realMCPServers(t *testing.T, p *profile.Profile) {
 	if p == profile.GenericV3 {
 		name = "" // the format's default
 	}
-	snap, _, err := snapshot.FromCatalog("mcp", testdata.GitHubSlackMCP, importer.Options{Profile: name})
+	snap, _, err := compile.FromCatalog("mcp", testdata.GitHubSlackMCP, importer.Options{Profile: name})
 	require.NoError(t, err)
-	e, werr := snapshot.Open(snap)
+	e, werr := compile.Open(snap)
 	require.Nil(t, werr)
 	require.Equal(t, p, e.Profile())
 
@@ -74,9 +74,9 @@ func realMCPServers(t *testing.T, p *profile.Profile) {
 	// The same catalog under generic-v1 shows what the lift did.
 	cat, _, err := importer.Import("mcp", testdata.GitHubSlackMCP)
 	require.NoError(t, err)
-	v1Snap, err := snapshot.Build(cat, profile.GenericV1)
+	v1Snap, err := compile.Snapshot(cat, profile.GenericV1)
 	require.NoError(t, err)
-	v1, werr := snapshot.Open(v1Snap)
+	v1, werr := compile.Open(v1Snap)
 	require.Nil(t, werr)
 	response, werr := v1.Search(wire.SearchRequest{Version: wire.SearchVersion, Query: "list slack channels"})
 	require.Nil(t, werr)

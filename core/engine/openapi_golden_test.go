@@ -10,8 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer"
-	"github.com/toolsift/toolsift/core/snapshot"
 )
 
 // openapiDir is testdata/openapi from this package's directory.
@@ -70,7 +70,7 @@ func TestOpenAPIGolden(t *testing.T) {
 			for _, name := range spec.files {
 				data, err := os.ReadFile(filepath.Join(openapiDir, name))
 				require.NoError(t, err)
-				snap, _, err := snapshot.FromCatalog("openapi", data, importer.Options{})
+				snap, _, err := compile.FromCatalog("openapi", data, importer.Options{})
 				require.NoError(t, err)
 				snaps = append(snaps, snap)
 			}
@@ -80,7 +80,7 @@ func TestOpenAPIGolden(t *testing.T) {
 			sum := sha256.Sum256(snaps[0])
 			digest := hex.EncodeToString(sum[:]) + "\n"
 
-			e, werr := snapshot.Open(snaps[0])
+			e, werr := compile.Open(snaps[0])
 			require.Nil(t, werr)
 			var golden bytes.Buffer
 			for _, q := range spec.queries {

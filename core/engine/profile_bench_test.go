@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/profile"
-	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/testdata"
 )
 
@@ -23,11 +23,11 @@ func BenchmarkGenericProfiles(b *testing.B) {
 	}
 	for _, name := range []string{"generic-v1", "generic-v2", "generic-v3"} {
 		b.Run(name, func(b *testing.B) {
-			snap, _, err := snapshot.FromCatalog("mcp", catalogJSON, importer.Options{Profile: name})
+			snap, _, err := compile.FromCatalog("mcp", catalogJSON, importer.Options{Profile: name})
 			if err != nil {
 				b.Fatal(err)
 			}
-			e, werr := snapshot.Open(snap)
+			e, werr := compile.Open(snap)
 			if werr != nil {
 				b.Fatal(werr)
 			}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/toolsift/toolsift/core/index"
+	"github.com/toolsift/toolsift/core/internal/index"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/text"
 	"github.com/toolsift/toolsift/core/wire"

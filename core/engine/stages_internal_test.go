@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/toolsift/toolsift/core/index"
+	"github.com/toolsift/toolsift/core/internal/index"
 	"github.com/toolsift/toolsift/core/text"
 	"github.com/toolsift/toolsift/core/wire"
 )

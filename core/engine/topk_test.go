@@ -6,8 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
-	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/testdata"
 )
 
@@ -18,7 +18,7 @@ import (
 // an effect filter and explain, so demotion, field shares and breakdowns
 // are compared too, not only the order.
 func TestTopBM25FMatchesExhaustive(t *testing.T) {
-	top, err := snapshot.Open(testdata.GenericSnapshot)
+	top, err := compile.Open(testdata.GenericSnapshot)
 	require.NoError(t, err)
 	exhaustive := engine.Exhaustive(top)
 	requests, err := testdata.RandomSearchRequests(top.Catalog(), 400, 3)

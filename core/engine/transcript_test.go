@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolsift/toolsift/core/snapshot"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/testdata"
 )
 
@@ -18,7 +18,7 @@ func TestTranscriptRanksByItsUserTurns(t *testing.T) {
 	const userTurns = " I need a chart of this quarter's sales.\n A word cloud of the product names, please."
 	paths := func(snap []byte, query string) []string {
 		t.Helper()
-		e, err := snapshot.Open(snap)
+		e, err := compile.Open(snap)
 		require.NoError(t, err)
 		request, err := json.Marshal(map[string]any{"version": "tool-search.v1", "query": query, "limit": 10})
 		require.NoError(t, err)

@@ -88,7 +88,7 @@ type Options struct {
 	// AlwaysLoaded names the rest). Formats mcp, openai and anthropic only.
 	ToolSearch bool
 	// Checkpoint, when not nil, is called as each tool is read, checked and
-	// built (and indexed, in snapshot.FromCatalog), so that work between two
+	// built (and indexed, in compile.FromCatalog), so that work between two
 	// calls is about one tool's; the catalog's JSON, or one DWS file, is
 	// decoded between two calls. It is for a host that can stop a
 	// long build only at a call it sees, such as the module's WASI calls

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/profile"
@@ -340,7 +341,7 @@ func TestDeprecatedMarks(t *testing.T) {
 		t.Run(c.format, func(t *testing.T) {
 			cat, p, _, err := importer.ImportWith(c.format, []byte(c.input), importer.Options{Strict: true})
 			require.NoError(t, err)
-			snap, err := snapshot.Build(cat, p)
+			snap, err := compile.Snapshot(cat, p)
 			require.NoError(t, err)
 			body, werr := snapshot.Decode(snap)
 			require.Nil(t, werr)

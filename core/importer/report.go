@@ -15,8 +15,9 @@ import (
 )
 
 // Report says what an import read and what it left out: nothing is dropped
-// without a word. Snapshots store it (see core/snapshot), so every list is
-// a sorted slice.
+// without a word. Snapshots store its MessagePack (MarshalMsg, without the
+// fields marked "-") as a section of their own (core/compile writes and
+// reads it, core/snapshot keeps the bytes), so every list is a sorted slice.
 type Report struct {
 	Format        string        `msg:"format" json:"format"`
 	ToolsRead     int           `msg:"tools_read" json:"tools_read"`

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
@@ -90,7 +91,7 @@ func TestSnapshotStoresTheReport(t *testing.T) {
 	cat, p, report, err := importer.ImportWith("beir", []byte(tiny["beir"]+"{\"id\":\"\"}\n"), importer.Options{})
 	require.NoError(t, err)
 	require.Equal(t, 1, report.ToolsSkipped)
-	snap, err := snapshot.BuildWithReport(cat, p, report)
+	snap, err := compile.Snapshot(cat, p, compile.WithReport(report))
 	require.NoError(t, err)
 	body, werr := snapshot.Decode(snap)
 	require.Nil(t, werr)
@@ -100,14 +101,19 @@ func TestSnapshotStoresTheReport(t *testing.T) {
 		f.To = nil
 		stored.Fields = append(stored.Fields, f)
 	}
-	require.Equal(t, &stored, body.Report)
+	decoded, err := compile.Report(body)
+	require.NoError(t, err)
+	require.Equal(t, &stored, decoded)
 	require.Contains(t, report.Summary(), "import (beir): 4 tools read, 3 imported, 1 skipped\n  skipped line 4: field \"_id\" (or \"id\"): missing or empty\n")
 
-	snap, err = snapshot.Build(cat, p)
+	snap, err = compile.Snapshot(cat, p)
 	require.NoError(t, err)
 	body, werr = snapshot.Decode(snap)
 	require.Nil(t, werr)
-	require.Nil(t, body.Report)
+	require.Empty(t, body.Report)
+	decoded, err = compile.Report(body)
+	require.NoError(t, err)
+	require.Nil(t, decoded)
 }
 
 func TestDWSReport(t *testing.T) {

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer"
-	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
 )
 
@@ -29,7 +29,7 @@ func Import(format string, data []byte) (snap, report []byte, err error) {
 	if !known {
 		return nil, nil, wire.Validation("unknown_format", fmt.Sprintf("unknown tool list format %q (known: openai, anthropic, mcp)", format))
 	}
-	snap, r, err := snapshot.FromCatalog(format, data, importer.Options{ToolSearch: true})
+	snap, r, err := compile.FromCatalog(format, data, importer.Options{ToolSearch: true})
 	if err != nil {
 		var werr *wire.Error
 		if errors.As(err, &werr) {

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/toolsift/toolsift/core/snapshot"
+	"github.com/toolsift/toolsift/core/compile"
 )
 
 // BenchmarkBuildNames: the cost of a catalog's provider names, paid once
@@ -14,7 +14,7 @@ func BenchmarkBuildNames(b *testing.B) {
 	if err != nil {
 		b.Skip(err)
 	}
-	e, err := snapshot.Open(data)
+	e, err := compile.Open(data)
 	if err != nil {
 		b.Fatal(err)
 	}

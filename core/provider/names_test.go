@@ -12,9 +12,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/provider"
-	"github.com/toolsift/toolsift/core/snapshot"
 )
 
 // validName is both providers' rule for a tool (and OpenAI namespace) name.
@@ -124,7 +124,7 @@ func importEngine(t *testing.T, format, data string) *engine.Engine {
 	t.Helper()
 	snap, _, err := provider.Import(format, []byte(data))
 	require.NoError(t, err)
-	e, err := snapshot.Open(snap)
+	e, err := compile.Open(snap)
 	require.NoError(t, err)
 	return e
 }
@@ -256,7 +256,7 @@ func TestRandomNamesStayValidAndUnique(t *testing.T) {
 		if err != nil {
 			continue // a server the importer refuses (an empty or clashing name)
 		}
-		e, err := snapshot.Open(snap)
+		e, err := compile.Open(snap)
 		require.NoError(t, err)
 		checkNames(t, e)
 		opened++
@@ -280,7 +280,7 @@ func FuzzProviderNames(f *testing.F) {
 		if err != nil {
 			return
 		}
-		e, err := snapshot.Open(snap)
+		e, err := compile.Open(snap)
 		if err != nil {
 			return
 		}

@@ -15,9 +15,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/provider"
-	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
 )
 
@@ -142,7 +142,7 @@ func open(t testing.TB, format, file string) (*engine.Engine, []byte, []byte) {
 	require.NoError(t, err)
 	snap, report, err := provider.Import(format, data)
 	require.NoError(t, err)
-	e, err := snapshot.Open(snap)
+	e, err := compile.Open(snap)
 	require.NoError(t, err)
 	return e, snap, report
 }
@@ -224,7 +224,7 @@ func TestImportIndexesOnlyDeferredTools(t *testing.T) {
 	data := []byte(`[{"type":"function","name":"a","description":"first","parameters":{"type":"object"}},{"type":"function","name":"b","description":"second"}]`)
 	snap, report, err := provider.Import("openai", data)
 	require.NoError(t, err)
-	all, err := snapshot.Open(snap)
+	all, err := compile.Open(snap)
 	require.NoError(t, err)
 	require.Equal(t, 2, all.ToolCount())
 	require.NotContains(t, string(report), "always_loaded")
@@ -459,7 +459,7 @@ func FuzzDo(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	e, err := snapshot.Open(snap)
+	e, err := compile.Open(snap)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/snapshot"
@@ -27,11 +28,11 @@ func TestPublicErrorsAreNilInterfacesOnSuccess(t *testing.T) {
 	}
 	_, err := snapshot.Decode(testdata.DWSSnapshot)
 	isNil("Decode", err)
-	_, err = snapshot.DecodeOwned(bytes.Clone(testdata.DWSSnapshot))
-	isNil("DecodeOwned", err)
-	_, err = snapshot.OpenOwned(bytes.Clone(testdata.DWSSnapshot))
-	isNil("OpenOwned", err)
-	e, err := snapshot.Open(testdata.DWSSnapshot)
+	_, err = snapshot.Decode(bytes.Clone(testdata.DWSSnapshot), snapshot.Owned())
+	isNil("Decode Owned", err)
+	_, err = compile.Open(bytes.Clone(testdata.DWSSnapshot), snapshot.Owned())
+	isNil("Open Owned", err)
+	e, err := compile.Open(testdata.DWSSnapshot)
 	isNil("Open", err)
 
 	request := []byte(`{"version":"tool-search.v1","query":"发送群消息"}`)
@@ -60,11 +61,11 @@ func TestPublicErrorsHoldTheTypedError(t *testing.T) {
 	}
 	_, err := snapshot.Decode([]byte("nope"))
 	typed("Decode", "invalid_snapshot", err)
-	_, err = snapshot.Open([]byte("nope"))
+	_, err = compile.Open([]byte("nope"))
 	typed("Open", "invalid_snapshot", err)
 
 	var e *engine.Engine
-	e, err = snapshot.Open(testdata.DWSSnapshot)
+	e, err = compile.Open(testdata.DWSSnapshot)
 	require.NoError(t, err)
 	_, err = e.SearchJSON([]byte(`{"version":"tool-search.v1"}`))
 	typed("SearchJSON", "query_required", err)
@@ -95,30 +96,30 @@ func syntheticMCP(n int) []byte {
 // of 300 tools passes it.
 func TestSnapshotTooLarge(t *testing.T) {
 	catalog := syntheticMCP(300)
-	snap, _, err := snapshot.FromCatalog("mcp", catalog, importer.Options{})
+	snap, _, err := compile.FromCatalog("mcp", catalog, importer.Options{})
 	require.NoError(t, err)
 	size := len(snap)
 	require.Less(t, size, snapshot.MaxBytes)
 
 	snapshot.SetMaxBytes(t, size) // exactly at the limit: written and read
-	again, _, err := snapshot.FromCatalog("mcp", catalog, importer.Options{})
+	again, _, err := compile.FromCatalog("mcp", catalog, importer.Options{})
 	require.NoError(t, err)
 	require.Equal(t, snap, again)
-	_, err = snapshot.Open(snap)
+	_, err = compile.Open(snap)
 	require.NoError(t, err)
 
 	snapshot.SetMaxBytes(t, size-1)
-	for name, build := range map[string]func() ([]byte, error){
+	for name, buildIt := range map[string]func() ([]byte, error){
 		"FromCatalog": func() ([]byte, error) {
-			s, _, err := snapshot.FromCatalog("mcp", catalog, importer.Options{})
+			s, _, err := compile.FromCatalog("mcp", catalog, importer.Options{})
 			return s, err
 		},
 		"Open": func() ([]byte, error) {
-			_, err := snapshot.Open(snap)
+			_, err := compile.Open(snap)
 			return nil, err
 		},
 	} {
-		out, err := build()
+		out, err := buildIt()
 		require.True(t, out == nil, name)
 		var werr *wire.Error
 		require.True(t, errors.As(err, &werr), "%s: %v", name, err)
@@ -131,10 +132,10 @@ func TestSnapshotTooLarge(t *testing.T) {
 	cat, p, err := importer.Import("mcp", catalog)
 	require.NoError(t, err)
 	snapshot.SetMaxBytes(t, snapshot.MaxBytes)
-	built, err := snapshot.Build(cat, p)
+	built, err := compile.Snapshot(cat, p)
 	require.NoError(t, err)
 	snapshot.SetMaxBytes(t, len(built)-1)
-	out, err := snapshot.Build(cat, p)
+	out, err := compile.Snapshot(cat, p)
 	require.True(t, out == nil)
 	require.ErrorContains(t, err, "snapshot_too_large")
 }

@@ -1,6 +1,9 @@
-// Package snapshot is the binary form of one catalog generation: everything
+// Package snapshot is the file format of one catalog generation: the
+// header, the checksum and the body's codec. The body holds everything
 // search and Inspect need, including the prebuilt inverted index, so that
-// opening a snapshot never re-tokenizes the catalog.
+// opening a snapshot never re-tokenizes the catalog. Building a snapshot
+// from a catalog and opening one into an engine are core/compile's: this
+// package reads and writes bytes and knows no engine, importer or profile.
 //
 // Layout (all integers little-endian):
 //
@@ -14,9 +17,9 @@
 //	              generated code (no reflection)
 //
 // The same catalog and profile always give the same bytes: every type in the
-// body holds sorted slices, never maps. Opening fails closed: a wrong magic, an
-// unknown version, a checksum mismatch, a malformed body or an inconsistent
-// index is a typed error, never a partial engine.
+// body holds sorted slices, never maps. Decoding fails closed: a wrong magic,
+// an unknown version, a checksum mismatch or a malformed body is a typed
+// error, never a partial body.
 package snapshot
 
 //go:generate go run github.com/tinylib/msgp@v1.6.5 -io=false -tests=false
@@ -26,23 +29,21 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/tinylib/msgp/msgp"
+
 	"github.com/toolsift/toolsift/core/catalog"
-	"github.com/toolsift/toolsift/core/engine"
-	"github.com/toolsift/toolsift/core/importer"
-	"github.com/toolsift/toolsift/core/importer/dws"
-	"github.com/toolsift/toolsift/core/index"
-	"github.com/toolsift/toolsift/core/profile"
+	"github.com/toolsift/toolsift/core/internal/index"
 	"github.com/toolsift/toolsift/core/wire"
 )
 
 // FormatVersion is the snapshot layout this package writes and reads.
 // Version 1 had a 24-byte header with a CRC-32C of the body; version 2 has
 // the XXH64 of the body, which WebAssembly computes seven times faster.
-// Version 3 pads the index's u32 tables to aligned offsets (see core/index),
+// Version 3 pads the index's u32 tables to aligned offsets (see core/internal/index),
 // so that they are read in place; a version 2 reader refuses its padding.
 // Version 4 adds the tools' keywords to the catalog and the import report
 // to the body. Version 5 adds a BM25F index's precomputed impacts (the
-// longest terms' postings merged over the fields, see core/index). Version 6
+// longest terms' postings merged over the fields, see core/internal/index). Version 6
 // adds the identity index's sorted tables (see core/catalog), so that
 // opening builds no map of names.
 const FormatVersion = 6
@@ -73,22 +74,25 @@ func tooLarge(size int) *wire.Error {
 type Body struct {
 	Profile string          `msg:"profile"`
 	Catalog catalog.Catalog `msg:"catalog"`
-	Index   index.Index     `msg:"index"`
-	// Report is what the import read and left out; nil when the snapshot
-	// was built without one (by the module, or from a catalog in memory).
-	Report *importer.Report `msg:"report"`
+	// Index is the catalog's inverted index (its type is internal to core:
+	// core/compile hands it to the engine).
+	Index index.Index `msg:"index"`
+	// Report is what the import read and left out, encoded by
+	// importer.Report's own MessagePack codec (compile.Report decodes it): a
+	// section of its own, which this format keeps as it is and checks only
+	// for being one MessagePack value, so that the format depends on no
+	// importer. Empty when the snapshot was built without one (by the
+	// module, or from a catalog in memory); it is then stored as nil, the
+	// bytes a nil *importer.Report had.
+	Report msgp.Raw `msg:"report"`
 	// Identity is the engine's identity index, stored so that opening
 	// builds none (catalog.IdentityTable).
 	Identity catalog.IdentityTable `msg:"identity"`
 }
 
-// Encode writes the snapshot of an engine.
-func Encode(e *engine.Engine) ([]byte, error) { return EncodeWithReport(e, nil) }
-
-// EncodeWithReport writes the snapshot of an engine with the report of the
-// import that made its catalog (nil: none).
-func EncodeWithReport(e *engine.Engine, report *importer.Report) ([]byte, error) {
-	body := Body{Profile: e.Profile().Name, Catalog: *e.Catalog(), Index: *e.Index(), Report: report, Identity: e.IdentityTable()}
+// Encode writes the snapshot of body: header, body, checksum. It refuses a
+// snapshot over MaxBytes (snapshot_too_large).
+func Encode(body *Body) ([]byte, error) {
 	// Msgsize is an estimate (neither bound: the index's tables encode
 	// larger), so the size is checked on the encoded bytes.
 	out := make([]byte, headerSize, headerSize+min(body.Msgsize(), maxBytes))
@@ -112,69 +116,52 @@ func seal(out []byte) {
 	binary.LittleEndian.PutUint64(out[24:], xxh64(out[headerSize:]))
 }
 
-// Build imports nothing: it indexes an already imported catalog with a
-// profile and encodes the result.
-func Build(cat *catalog.Catalog, p *profile.Profile) ([]byte, error) {
-	return BuildWithReport(cat, p, nil)
+// DecodeOption adjusts Decode.
+type DecodeOption func(*decodeOptions)
+
+type decodeOptions struct {
+	owned bool
+	then  []func(*Body) error
 }
 
-// BuildWithReport is Build that stores the import's report in the snapshot.
-func BuildWithReport(cat *catalog.Catalog, p *profile.Profile, report *importer.Report) ([]byte, error) {
-	return buildWithReport(cat, p, report, nil)
-}
+// Owned makes Decode skip its private copy of data: the decoded strings
+// are views into data itself, so the caller hands data over and must never
+// write to it again. It saves a snapshot's size in memory while the body is
+// alive, which decides whether a large catalog fits a WebAssembly
+// instance's limit.
+func Owned() DecodeOption { return func(o *decodeOptions) { o.owned = true } }
 
-func buildWithReport(cat *catalog.Catalog, p *profile.Profile, report *importer.Report, checkpoint func()) ([]byte, error) {
-	e, err := engine.NewWithCheckpoint(cat, p, checkpoint)
-	if err != nil {
-		return nil, err
-	}
-	return EncodeWithReport(e, report)
-}
-
-// FromCatalog imports catalog bytes of the named format with opts and
-// builds their snapshot, which stores the import's report. It is the one
-// path from catalog bytes to a snapshot, natively and in the module, so that
-// every host builds the same bytes. The DWS import is strict and reads every
-// field of a known layout, so its report says only how many tools it read:
-// it is returned but not stored, and a DWS snapshot is the same bytes with
-// or without one.
-func FromCatalog(format string, data []byte, opts importer.Options) ([]byte, *importer.Report, error) {
-	cat, p, report, err := importer.ImportWith(format, data, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	stored := report
-	if format == dws.Format {
-		stored = nil
-	}
-	snap, err := buildWithReport(cat, p, stored, opts.Checkpoint)
-	if err != nil {
-		return nil, nil, err
-	}
-	return snap, report, nil
+// Then makes Decode run f on the decoded body before it returns, while the
+// body's checksum is still being computed alongside (with more than one
+// processor): opening builds the engine there, so that the checksum costs
+// no time of its own. f sees a body whose checksum may yet fail; if it
+// does, Decode returns the checksum's error whatever f returned, so that a
+// damaged snapshot always gives the same error. Else f's error, as a
+// *wire.Error (wire.ErrorOf), is Decode's. Given more than once, each f
+// runs in order until one fails.
+func Then(f func(*Body) error) DecodeOption {
+	return func(o *decodeOptions) { o.then = append(o.then, f) }
 }
 
 // Decode checks the header, the checksum and the body's structure, and
-// decodes it. A failure is a *wire.Error (errors.As reaches it). data is not retained: the decoded catalog's strings are views
-// into one private copy of the body, which they keep alive.
-func Decode(data []byte) (*Body, error) {
-	body, err := decode(data, false)
-	return body, wire.AsError(err)
-}
-
-// DecodeOwned is Decode without the private copy: the decoded strings are
-// views into data itself, so the caller hands data over and must never write
-// to it again. It saves a snapshot's size in memory while the body is alive,
-// which decides whether a large catalog fits a WebAssembly instance's limit.
-func DecodeOwned(data []byte) (*Body, error) {
-	body, err := decode(data, true)
-	return body, wire.AsError(err)
-}
-
-func decode(data []byte, owned bool) (*Body, *wire.Error) {
-	body, verified, werr := decodeUnverified(data, owned)
+// decodes it. A failure is a *wire.Error (errors.As reaches it). Unless
+// Owned, data is not retained: the decoded catalog's strings are views into
+// one private copy of the body, which they keep alive.
+func Decode(data []byte, opts ...DecodeOption) (*Body, error) {
+	var o decodeOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	body, verified, werr := decodeUnverified(data, o.owned)
+	for _, then := range o.then {
+		if werr != nil {
+			break
+		}
+		werr = wire.ErrorOf(then(body))
+	}
+	// The checksum is awaited last, so that it overlaps then too.
 	if werr = settle(verified, werr); werr != nil {
-		return nil, werr
+		return nil, wire.AsError(werr)
 	}
 	return body, nil
 }
@@ -229,50 +216,6 @@ func settle(verified func() bool, werr *wire.Error) *wire.Error {
 		return invalid("snapshot checksum mismatch: the bytes were changed or damaged")
 	}
 	return werr
-}
-
-// Open decodes a snapshot and builds its engine around the stored index. The
-// profile must be one this build knows; the index must be consistent with
-// the catalog. With GOMAXPROCS above one, opening copies the snapshot on up
-// to four goroutines and checks its checksum and its index alongside the
-// decoding (see body.go); the engine is the same either way.
-func Open(data []byte) (*engine.Engine, error) {
-	e, err := open(data, false)
-	return e, wire.AsError(err)
-}
-
-// OpenOwned is Open through DecodeOwned: the engine keeps data, and the
-// caller must never write to it again.
-func OpenOwned(data []byte) (*engine.Engine, error) {
-	e, err := open(data, true)
-	return e, wire.AsError(err)
-}
-
-func open(data []byte, owned bool) (*engine.Engine, *wire.Error) {
-	body, verified, werr := decodeUnverified(data, owned)
-	var e *engine.Engine
-	if werr == nil {
-		e, werr = engineOf(body)
-	}
-	// The checksum is awaited last, so that it overlaps building the engine
-	// too.
-	if werr = settle(verified, werr); werr != nil {
-		return nil, werr
-	}
-	return e, nil
-}
-
-// engineOf builds the engine of a decoded body.
-func engineOf(body *Body) (*engine.Engine, *wire.Error) {
-	p, ok := profile.Lookup(body.Profile)
-	if !ok {
-		return nil, wire.Validation("unsupported_profile", fmt.Sprintf("snapshot uses profile %q, which this build does not know", body.Profile))
-	}
-	e, err := engine.NewWithIndex(&body.Catalog, p, &body.Index, &body.Identity)
-	if err != nil {
-		return nil, invalid("snapshot content is inconsistent: " + err.Error())
-	}
-	return e, nil
 }
 
 func invalid(message string) *wire.Error { return wire.Validation("invalid_snapshot", message) }

@@ -4,7 +4,6 @@ package snapshot
 
 import (
 	"github.com/tinylib/msgp/msgp"
-	"github.com/toolsift/toolsift/core/importer"
 )
 
 // MarshalMsg implements msgp.Marshaler
@@ -23,14 +22,10 @@ func (z *Body) MarshalMsg(b []byte) (o []byte, err error) {
 		err = msgp.WrapError(err, "Index")
 		return
 	}
-	if z.Report == nil {
-		o = msgp.AppendNil(o)
-	} else {
-		o, err = z.Report.MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Report")
-			return
-		}
+	o, err = z.Report.MarshalMsg(o)
+	if err != nil {
+		err = msgp.WrapError(err, "Report")
+		return
 	}
 	o, err = z.Identity.MarshalMsg(o)
 	if err != nil {
@@ -67,21 +62,10 @@ func (z *Body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		err = msgp.WrapError(err, "Index")
 		return
 	}
-	if msgp.IsNil(bts) {
-		bts, err = msgp.ReadNilBytes(bts)
-		if err != nil {
-			return
-		}
-		z.Report = nil
-	} else {
-		if z.Report == nil {
-			z.Report = new(importer.Report)
-		}
-		bts, err = z.Report.UnmarshalMsg(bts)
-		if err != nil {
-			err = msgp.WrapError(err, "Report")
-			return
-		}
+	bts, err = z.Report.UnmarshalMsg(bts)
+	if err != nil {
+		err = msgp.WrapError(err, "Report")
+		return
 	}
 	bts, err = z.Identity.UnmarshalMsg(bts)
 	if err != nil {
@@ -94,12 +78,6 @@ func (z *Body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *Body) Msgsize() (s int) {
-	s = 1 + msgp.StringPrefixSize + len(z.Profile) + z.Catalog.Msgsize() + z.Index.Msgsize()
-	if z.Report == nil {
-		s += msgp.NilSize
-	} else {
-		s += z.Report.Msgsize()
-	}
-	s += z.Identity.Msgsize()
+	s = 1 + msgp.StringPrefixSize + len(z.Profile) + z.Catalog.Msgsize() + z.Index.Msgsize() + z.Report.Msgsize() + z.Identity.Msgsize()
 	return
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/profile"
@@ -20,17 +21,17 @@ import (
 
 var dwsCatalog = testdata.DWS
 
-func build(t testing.TB) []byte {
+func buildDWS(t testing.TB) []byte {
 	t.Helper()
 	cat, err := dwsCatalog()
 	require.NoError(t, err)
-	snap, err := snapshot.Build(cat, profile.DWSV1)
+	snap, err := compile.Snapshot(cat, profile.DWSV1)
 	require.NoError(t, err)
 	return snap
 }
 
 func TestSnapshotIsDeterministicAndRoundTrips(t *testing.T) {
-	a, b := build(t), build(t)
+	a, b := buildDWS(t), buildDWS(t)
 	require.Equal(t, a, b, "building twice gives the same bytes")
 	body, werr := snapshot.Decode(a)
 	require.Nil(t, werr)
@@ -48,9 +49,9 @@ func TestSnapshotIsDeterministicAndRoundTrips(t *testing.T) {
 func TestLargeSchemaOpens(t *testing.T) {
 	schema := `{"description":"` + strings.Repeat("d", 200_000) + `","type":"object"}`
 	catalogJSON := `{"tools":[{"name":"big","description":"a tool with a large schema","inputSchema":` + schema + `}]}`
-	snap, _, err := snapshot.FromCatalog("mcp", []byte(catalogJSON), importer.Options{})
+	snap, _, err := compile.FromCatalog("mcp", []byte(catalogJSON), importer.Options{})
 	require.NoError(t, err)
-	e, err := snapshot.Open(snap)
+	e, err := compile.Open(snap)
 	require.NoError(t, err)
 	require.Len(t, e.Catalog().Products, 1)
 	tool := e.Catalog().Products[0].Tools[0]
@@ -62,15 +63,15 @@ func TestLargeSchemaOpens(t *testing.T) {
 	require.Contains(t, string(out), strings.Repeat("d", 200_000))
 }
 
-// TestDecodeOwnedKeepsTheInput checks both decoders give the same body, that
-// Decode keeps no reference to its input and that DecodeOwned does (its
+// TestDecodeOwnedKeepsTheInput checks both decodes give the same body, that
+// Decode keeps no reference to its input and that Decode with Owned does (its
 // strings are views into the input: that is the memory it saves).
 func TestDecodeOwnedKeepsTheInput(t *testing.T) {
-	snap := build(t)
+	snap := buildDWS(t)
 	copied, werr := snapshot.Decode(snap)
 	require.Nil(t, werr)
 	ownedInput := bytes.Clone(snap)
-	owned, werr := snapshot.DecodeOwned(ownedInput)
+	owned, werr := snapshot.Decode(ownedInput, snapshot.Owned())
 	require.Nil(t, werr)
 	require.Equal(t, copied, owned)
 
@@ -89,7 +90,7 @@ func TestSnapshotEngineAnswersLikeNative(t *testing.T) {
 	require.NoError(t, err)
 	native, err := engine.New(cat, profile.DWSV1)
 	require.NoError(t, err)
-	opened, werr := snapshot.Open(build(t))
+	opened, werr := compile.Open(buildDWS(t))
 	require.Nil(t, werr)
 	require.Equal(t, native.Version(), opened.Version())
 	for _, request := range []string{
@@ -115,7 +116,7 @@ func TestSnapshotEngineAnswersLikeNative(t *testing.T) {
 }
 
 func TestCorruptSnapshotsFailClosed(t *testing.T) {
-	good := build(t)
+	good := buildDWS(t)
 	reseal := snapshot.Reseal // a valid checksum over a damaged body
 	h := snapshot.HeaderSize
 	cases := map[string][]byte{
@@ -137,20 +138,20 @@ func TestCorruptSnapshotsFailClosed(t *testing.T) {
 		}(),
 	}
 	for name, data := range cases {
-		_, err := snapshot.Open(data)
+		_, err := compile.Open(data)
 		require.Equal(t, "invalid_snapshot", reasonOf(t, err), name)
-		_, err = snapshot.OpenOwned(bytes.Clone(data))
+		_, err = compile.Open(bytes.Clone(data), snapshot.Owned())
 		require.Equal(t, "invalid_snapshot", reasonOf(t, err), name)
 	}
 	// The body ends with the identity table, whose last u32 is the tool of
 	// the last bare name (generic profiles resolve them): a name that
 	// points past the catalog is refused when the table is loaded.
 	generic := bytes.Clone(testdata.GenericSnapshot)
-	_, err := snapshot.Open(generic)
+	_, err := compile.Open(generic)
 	require.NoError(t, err)
 	binary.LittleEndian.PutUint32(generic[len(generic)-4:], 1<<30)
 	reseal(generic)
-	for _, open := range []func([]byte) (*engine.Engine, error){snapshot.Open, snapshot.OpenOwned} {
+	for _, open := range openers {
 		_, err = open(bytes.Clone(generic))
 		require.Equal(t, "invalid_snapshot", reasonOf(t, err))
 		require.ErrorContains(t, err, "identity table name: key")
@@ -158,11 +159,11 @@ func TestCorruptSnapshotsFailClosed(t *testing.T) {
 
 	future := bytes.Clone(good)
 	binary.LittleEndian.PutUint32(future[8:], 99)
-	_, err = snapshot.Open(future)
+	_, err = compile.Open(future)
 	require.Equal(t, "unsupported_snapshot_version", reasonOf(t, err))
 	// A version 1 snapshot (24-byte header, CRC-32C) is refused by version.
 	v1 := append([]byte("TSIFTSNP\x01\x00\x00\x00"), good[12:]...)
-	_, err = snapshot.Open(v1)
+	_, err = compile.Open(v1)
 	require.Equal(t, "unsupported_snapshot_version", reasonOf(t, err))
 }
 
@@ -171,7 +172,7 @@ func TestCorruptSnapshotsFailClosed(t *testing.T) {
 // and a damaged body still fails with the checksum's error, also when its
 // damage would fail the decoder or the engine's validation too.
 func TestDamageGivesTheChecksumErrorFirst(t *testing.T) {
-	good := build(t)
+	good := buildDWS(t)
 	h := snapshot.HeaderSize
 	damaged := map[string][]byte{
 		"flipped body byte": flip(good, len(good)/2),
@@ -182,14 +183,14 @@ func TestDamageGivesTheChecksumErrorFirst(t *testing.T) {
 	for _, procs := range []int{1, 2, 4} {
 		previous := runtime.GOMAXPROCS(procs)
 		for name, data := range damaged {
-			for _, open := range []func([]byte) (*engine.Engine, error){snapshot.Open, snapshot.OpenOwned} {
+			for _, open := range openers {
 				_, err := open(bytes.Clone(data))
 				require.ErrorContains(t, err, "checksum mismatch", "%s, GOMAXPROCS %d", name, procs)
 			}
 			_, err := snapshot.Decode(data)
 			require.ErrorContains(t, err, "checksum mismatch", "%s, GOMAXPROCS %d", name, procs)
 		}
-		e, err := snapshot.Open(good)
+		e, err := compile.Open(good)
 		require.NoError(t, err, "GOMAXPROCS %d", procs)
 		require.Positive(t, e.ToolCount())
 		runtime.GOMAXPROCS(previous)
@@ -200,7 +201,7 @@ func TestDamageGivesTheChecksumErrorFirst(t *testing.T) {
 // each damaged copy must be refused (the checksum covers the body; the header
 // fields are checked one by one).
 func TestEveryByteFlipIsRefused(t *testing.T) {
-	good := build(t)
+	good := buildDWS(t)
 	step := len(good) / 257
 	for i := 0; i < len(good); i += step {
 		_, werr := snapshot.Decode(flip(good, i))
@@ -215,11 +216,11 @@ func flip(b []byte, i int) []byte {
 }
 
 func BenchmarkOpenSnapshot(b *testing.B) {
-	snap := build(b)
+	snap := buildDWS(b)
 	b.SetBytes(int64(len(snap)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, werr := snapshot.Open(snap); werr != nil {
+		if _, werr := compile.Open(snap); werr != nil {
 			b.Fatal(werr)
 		}
 	}
@@ -230,7 +231,7 @@ func BenchmarkBuildSnapshot(b *testing.B) {
 	require.NoError(b, err)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := snapshot.Build(cat, profile.DWSV1); err != nil {
+		if _, err := compile.Snapshot(cat, profile.DWSV1); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -239,7 +240,7 @@ func BenchmarkBuildSnapshot(b *testing.B) {
 // TestCommittedDefaultSnapshotIsFresh: the snapshot every host embeds by
 // default must be exactly what the current code builds from the catalog.
 func TestCommittedDefaultSnapshotIsFresh(t *testing.T) {
-	require.True(t, bytes.Equal(build(t), testdata.DWSSnapshot),
+	require.True(t, bytes.Equal(buildDWS(t), testdata.DWSSnapshot),
 		"catalogs/dws/dws.snap is stale: rebuild it with `go run ./cmd/wasmhost snapshot build --engine native --in testdata/dws/catalog.tar.gz -o catalogs/dws/dws.snap`")
 }
 
@@ -258,10 +259,10 @@ func FuzzOpen(f *testing.F) {
 		if len(data) >= h && string(data[:8]) == "TSIFTSNP" && binary.LittleEndian.Uint32(data[8:]) == snapshot.FormatVersion {
 			data = reseal(bytes.Clone(data)) // reach the body decoder, not just the checksum
 		}
-		e, err := snapshot.Open(data)
+		e, err := compile.Open(data)
 		// Decoding in place must decide exactly as decoding a copy does.
-		if _, owned := snapshot.OpenOwned(bytes.Clone(data)); (err == nil) != (owned == nil) || (err != nil && reasonOf(t, err) != reasonOf(t, owned)) {
-			t.Fatalf("Open refused with %v, OpenOwned with %v", err, owned)
+		if _, owned := compile.Open(bytes.Clone(data), snapshot.Owned()); (err == nil) != (owned == nil) || (err != nil && reasonOf(t, err) != reasonOf(t, owned)) {
+			t.Fatalf("Open refused with %v, Open Owned with %v", err, owned)
 		}
 		if err != nil {
 			if reasonOf(t, err) == "" {
@@ -284,4 +285,10 @@ func reasonOf(t testing.TB, err error) string {
 		t.Fatalf("want a *wire.Error, got %T %v", err, err)
 	}
 	return werr.Reason
+}
+
+// openers open a snapshot with its bytes copied and handed over.
+var openers = []func([]byte) (*engine.Engine, error){
+	func(data []byte) (*engine.Engine, error) { return compile.Open(data) },
+	func(data []byte) (*engine.Engine, error) { return compile.Open(data, snapshot.Owned()) },
 }

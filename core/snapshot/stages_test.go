@@ -6,8 +6,9 @@ import (
 	"testing"
 
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
-	"github.com/toolsift/toolsift/core/index"
+	"github.com/toolsift/toolsift/core/internal/index"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/testdata"
@@ -31,7 +32,7 @@ func BenchmarkOpenStages(b *testing.B) {
 	}
 	b.Run("open", func(b *testing.B) {
 		paused(b, func() {
-			if _, werr := snapshot.Open(snap); werr != nil {
+			if _, werr := compile.Open(snap); werr != nil {
 				b.Fatal(werr)
 			}
 		})
@@ -47,9 +48,9 @@ func BenchmarkOpenStages(b *testing.B) {
 		})
 	})
 	body, _ := snapshot.Decode(snap)
-	b.Run("engine", func(b *testing.B) { // NewWithIndex: validate, prepare, per-tool tables
+	b.Run("engine", func(b *testing.B) { // New WithIndex: validate, prepare, per-tool tables
 		paused(b, func() {
-			if _, err := engine.NewWithIndex(&body.Catalog, profile.DWSV1, &body.Index, &body.Identity); err != nil {
+			if _, err := engine.New(&body.Catalog, profile.DWSV1, engine.WithIndex(&body.Index, &body.Identity)); err != nil {
 				b.Fatal(err)
 			}
 		})

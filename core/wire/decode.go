@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/toolsift/toolsift/core/jsonw"
+	"github.com/toolsift/toolsift/core/internal/jsonw"
 )
 
 // decoder is the strict request decoder. It reproduces, without reflection,

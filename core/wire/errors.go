@@ -1,13 +1,13 @@
 // Package wire is the public contract: tool-search.v1 and schema-inspect.v1
 // requests and responses, their strict decoders and exact encoders, the typed
 // error object, and the budgets. Encoders write the same bytes as Go's
-// encoding/json would for the reference's types, through core/jsonw.
+// encoding/json would for the reference's types, through core/internal/jsonw.
 package wire
 
 import (
 	"errors"
 
-	"github.com/toolsift/toolsift/core/jsonw"
+	"github.com/toolsift/toolsift/core/internal/jsonw"
 )
 
 // Error categories and their process exit codes.

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolsift/toolsift/core/catalog"
-	"github.com/toolsift/toolsift/core/jsonw"
+	"github.com/toolsift/toolsift/core/internal/jsonw"
 )
 
 // SearchRequest is a tool-search.v1 request. ProductIDs, Effects and

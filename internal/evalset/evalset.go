@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/beir"
 	"github.com/toolsift/toolsift/core/profile"
@@ -116,7 +117,7 @@ func (c *Catalog) Serve(profileName string, holdOut bool) (snap []byte, heldOut,
 	if heldOut {
 		served = withoutUseWhen(c.cat)
 	}
-	snap, err = snapshot.Build(served, p)
+	snap, err = compile.Snapshot(served, p)
 	if err != nil {
 		return nil, false, false, fmt.Errorf("build snapshot with profile %s: %w", p.Name, err)
 	}

@@ -278,7 +278,7 @@ func engineOpen(ptr, size uint32) uint32 {
 	var open *calls.Open
 	_, werr := guard(func() ([]byte, *wire.Error) {
 		var werr *wire.Error
-		open, werr = calls.OpenSnapshot(data, snapshot.OpenOwned)
+		open, werr = calls.OpenSnapshot(data, snapshot.Owned())
 		return nil, werr
 	})
 	r := ret()

@@ -17,7 +17,6 @@ import (
 	"runtime/debug"
 	"unsafe"
 
-	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/wasm/internal/calls"
@@ -99,7 +98,7 @@ func open(ptr, size uint32) uint64 {
 		if werr != nil {
 			return nil, werr
 		}
-		return openSnapshot(out, data, snapshot.Open)
+		return openSnapshot(out, data)
 	})
 }
 
@@ -118,12 +117,12 @@ func openOwned(ptr, size uint32) uint64 {
 		// the open succeeds, the collector takes them if it fails, and the
 		// host's free of ptr is a no-op either way.
 		delete(buffers, ptr)
-		return openSnapshot(out, data, snapshot.OpenOwned)
+		return openSnapshot(out, data, snapshot.Owned())
 	})
 }
 
-func openSnapshot(out, data []byte, openWith func([]byte) (*engine.Engine, error)) ([]byte, *wire.Error) {
-	opened, werr := calls.OpenSnapshot(data, openWith)
+func openSnapshot(out, data []byte, opts ...snapshot.DecodeOption) ([]byte, *wire.Error) {
+	opened, werr := calls.OpenSnapshot(data, opts...)
 	if werr != nil {
 		return nil, werr
 	}

@@ -24,7 +24,7 @@ import (
 	"github.com/toolsift/toolsift/core/importer/internal/jsonread"
 	"github.com/toolsift/toolsift/core/importer/internal/tally"
 	"github.com/toolsift/toolsift/core/importer/native"
-	"github.com/toolsift/toolsift/core/jsonw"
+	"github.com/toolsift/toolsift/core/internal/jsonw"
 )
 
 // Format is this importer's name.

@@ -9,7 +9,7 @@ import (
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/importer/internal/jsonread"
 	"github.com/toolsift/toolsift/core/importer/internal/tally"
-	"github.com/toolsift/toolsift/core/jsonw"
+	"github.com/toolsift/toolsift/core/internal/jsonw"
 )
 
 // ReadParameters reads the parameters a foreign definition keeps in one

@@ -12,9 +12,9 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
-	"github.com/toolsift/toolsift/core/jsonw"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
@@ -45,43 +45,30 @@ type Open struct {
 
 // AppendVersion appends the toolsift_version JSON.
 func AppendVersion(out []byte) []byte {
-	out = fmt.Appendf(out, `{"abi":%d,"module":"toolsift","version":%q,"snapshot_format":%d,"profiles":`, ABIVersion, release.Version, snapshot.FormatVersion)
-	out = jsonw.AppendStrings(out, profile.Names(), false)
-	out = append(out, `,"formats":`...)
-	out = jsonw.AppendStrings(out, importer.Formats(), false)
-	return append(out, '}')
+	info := wire.ModuleInfo{ABI: ABIVersion, Version: release.Version, SnapshotFormat: snapshot.FormatVersion,
+		Profiles: profile.Names(), Formats: importer.Formats()}
+	return info.AppendJSON(out)
 }
 
 // AppendInfo appends the toolsift_info JSON of an open engine.
 func AppendInfo(out []byte, open *Open) []byte {
 	e := open.Engine
 	v := e.Version()
-	out = append(out, `{"profile":`...)
-	out = jsonw.AppendString(out, e.Profile().Name, true)
-	out = append(out, `,"format":`...)
-	out = jsonw.AppendString(out, e.Catalog().Format, true)
-	out = append(out, `,"source_hash":`...)
-	out = jsonw.AppendString(out, v.SourceHash, true)
-	out = append(out, `,"surface_hash":`...)
-	out = jsonw.AppendString(out, v.SurfaceHash, true)
-	out = append(out, `,"tool_count":`...)
-	out = jsonw.AppendInt(out, int64(e.ToolCount()))
-	out = append(out, `,"product_count":`...)
-	out = jsonw.AppendInt(out, int64(len(e.Catalog().Products)))
-	out = append(out, `,"snapshot_bytes":`...)
-	out = jsonw.AppendInt(out, int64(open.SnapSize))
-	return append(out, '}')
+	info := wire.SnapshotInfo{Profile: e.Profile().Name, Format: e.Catalog().Format, SourceHash: v.SourceHash, SurfaceHash: v.SurfaceHash,
+		ToolCount: e.ToolCount(), ProductCount: len(e.Catalog().Products), SnapshotBytes: open.SnapSize}
+	return info.AppendJSON(out)
 }
 
-// OpenSnapshot opens data with openWith (snapshot.Open or OpenOwned).
+// OpenSnapshot opens data with compile.Open and opts (snapshot.Owned hands
+// data over).
 // Opening allocates the engine's long-lived tables and little garbage;
 // collecting while they are built would re-mark them again and again (half
 // the time to open), so the collector waits until the open is done (the
 // soft memory limit still applies).
-func OpenSnapshot(data []byte, openWith func([]byte) (*engine.Engine, error)) (*Open, *wire.Error) {
+func OpenSnapshot(data []byte, opts ...snapshot.DecodeOption) (*Open, *wire.Error) {
 	reserveHeap(len(data))
 	gcPercent := debug.SetGCPercent(-1)
-	e, err := openWith(data)
+	e, err := compile.Open(data, opts...)
 	debug.SetGCPercent(gcPercent)
 	if err != nil {
 		return nil, wire.ErrorOf(err)
@@ -114,7 +101,7 @@ func AppendSnapshot(out []byte, format string, data []byte) ([]byte, *wire.Error
 			_ = time.Now() // clock_time_get: a WASI call
 		}
 	}
-	snap, _, err := snapshot.FromCatalog(format, data, importer.Options{Checkpoint: checkpoint})
+	snap, _, err := compile.FromCatalog(format, data, importer.Options{Checkpoint: checkpoint})
 	var unknown *importer.UnknownFormatError
 	var werr *wire.Error
 	switch {

@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/toolsift/toolsift/core/catalog"
-	"github.com/toolsift/toolsift/core/jsonw"
+	"github.com/toolsift/toolsift/core/internal/jsonw"
 )
 
 // Decode decodes exactly one JSON value (numbers as json.Number) and refuses

@@ -108,7 +108,7 @@ func TestAppendValueMatchesEncodingJSON(t *testing.T) {
 	})
 
 	t.Run("dws catalog", func(t *testing.T) {
-		files := readTarGz(t, filepath.Join("..", "..", "testdata", "dws", "catalog.tar.gz"))
+		files := readTarGz(t, filepath.Join("..", "..", "..", "testdata", "dws", "catalog.tar.gz"))
 		require.Contains(t, files, "catalog.json")
 		tools := 0
 		for name, doc := range files {
@@ -134,7 +134,7 @@ func TestAppendValueMatchesEncodingJSON(t *testing.T) {
 	})
 
 	t.Run("dws examples", func(t *testing.T) {
-		names, err := filepath.Glob(filepath.Join("..", "..", "testdata", "dws", "examples", "*.json"))
+		names, err := filepath.Glob(filepath.Join("..", "..", "..", "testdata", "dws", "examples", "*.json"))
 		require.NoError(t, err)
 		for _, name := range names {
 			doc, err := os.ReadFile(name)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolsift/toolsift/core/index"
+	"github.com/toolsift/toolsift/core/internal/index"
 	"github.com/toolsift/toolsift/core/profile"
 )
 

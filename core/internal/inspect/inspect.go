@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/toolsift/toolsift/core/catalog"
-	"github.com/toolsift/toolsift/core/jsonw"
+	"github.com/toolsift/toolsift/core/internal/jsonw"
 )
 
 // Document wraps a rendered spec (compact JSON from the Render functions) in

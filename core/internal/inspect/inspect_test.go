@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolsift/toolsift/core/catalog"
-	"github.com/toolsift/toolsift/core/inspect"
+	"github.com/toolsift/toolsift/core/internal/inspect"
 )
 
 func sample() *catalog.Tool {
