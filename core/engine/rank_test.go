@@ -6,9 +6,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
-	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
 	"github.com/toolsift/toolsift/testdata"
 )
@@ -18,17 +18,17 @@ import (
 // avoid_when demotion) and of the GitHub + Slack MCP tools (generic-v3:
 // BM25F's top-k path, deprecation demotion), names included.
 func TestRankMatchesSearch(t *testing.T) {
-	dws, werr := snapshot.Open(testdata.DWSSnapshot)
+	dws, werr := compile.Open(testdata.DWSSnapshot)
 	require.Nil(t, werr)
-	snap, _, err := snapshot.FromCatalog("mcp", testdata.GitHubSlackMCP, importer.Options{})
+	snap, _, err := compile.FromCatalog("mcp", testdata.GitHubSlackMCP, importer.Options{})
 	require.NoError(t, err)
-	mcp, werr := snapshot.Open(snap)
+	mcp, werr := compile.Open(snap)
 	require.Nil(t, werr)
 	generic, err := testdata.GenericMCPCatalog()
 	require.NoError(t, err)
-	snap, _, err = snapshot.FromCatalog("mcp", generic, importer.Options{})
+	snap, _, err = compile.FromCatalog("mcp", generic, importer.Options{})
 	require.NoError(t, err)
-	live, werr := snapshot.Open(snap)
+	live, werr := compile.Open(snap)
 	require.Nil(t, werr)
 	for name, e := range map[string]*engine.Engine{"dws": dws, "github-slack": mcp, "livemcpbench": live} {
 		t.Run(name, func(t *testing.T) {

@@ -13,10 +13,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/lint"
-	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/testdata"
 )
 
@@ -66,10 +66,10 @@ func openSource(t testing.TB, s catalogSource) *engine.Engine {
 			data, err = io.ReadAll(zr)
 			require.NoError(t, err)
 		}
-		snap, _, err = snapshot.FromCatalog(s.format, data, importer.Options{ToolSearch: s.format == "mcp"})
+		snap, _, err = compile.FromCatalog(s.format, data, importer.Options{ToolSearch: s.format == "mcp"})
 		require.NoError(t, err, s.name)
 	}
-	e, werr := snapshot.Open(snap)
+	e, werr := compile.Open(snap)
 	require.Nil(t, werr, s.name)
 	return e
 }

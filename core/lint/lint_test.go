@@ -12,11 +12,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/lint"
 	"github.com/toolsift/toolsift/core/provider"
-	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
 )
 
@@ -34,9 +34,9 @@ func open(t testing.TB, format, path string) *engine.Engine {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
-	snap, _, err := snapshot.FromCatalog(format, data, importer.Options{ToolSearch: format == "mcp"})
+	snap, _, err := compile.FromCatalog(format, data, importer.Options{ToolSearch: format == "mcp"})
 	require.NoError(t, err)
-	e, werr := snapshot.Open(snap)
+	e, werr := compile.Open(snap)
 	require.Nil(t, werr)
 	return e
 }
