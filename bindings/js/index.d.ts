@@ -194,6 +194,15 @@ export declare class Engine {
   resolveName(provider: "openai" | "anthropic", name: string, options?: { namespace?: string }): ResolvedName;
   /** The module's exact JSON answer to one provider request ({op, …}; wasm/ABI.md). */
   providerRaw(request: object | string | Bytes): string;
+  /**
+   * The catalog's toolsift.lint.v1 report (docs/CATALOGS.md): unreachable
+   * tools, confusable pairs, thin descriptions, safety hints, and the rank
+   * of each expectation. Throws ValidationError (unknown_tool,
+   * invalid_expectation) for a bad expectation.
+   */
+  lint(options?: { expect?: LintExpectation[] }): LintReport;
+  /** The module's exact toolsift.lint.v1 JSON. */
+  lintRaw(options?: { expect?: LintExpectation[] }): string;
 
   /** Release the instance; later calls throw EngineClosedError. Idempotent. */
   close(): void;
@@ -447,3 +456,58 @@ export declare function agentsToolSearch(engine: Engine, options?: BudgetOptions
 };
 /** The OpenAI function definitions of an agent's function tools (name, description, parameters, strict, defer_loading), for fromOpenAITools. */
 export declare function agentsToolDefinitions(tools: ReadonlyArray<{ type: string; name?: string; description?: string; parameters?: unknown; strict?: boolean; deferLoading?: boolean }>): OpenAIFunctionDefinition[];
+
+/** A query and the tool (canonical path, or any name a query resolves exactly) it should find. */
+export interface LintExpectation {
+  query: string;
+  tool: string;
+}
+
+/** A tool ranked above the one a query is about, with the query terms its indexed text has. */
+export interface LintWinner {
+  tool: string;
+  shared_terms: string[];
+}
+
+/** A search behind a finding: whose self-query (`of`), its kind, the rank of the tool it is about (0: not in the first 20). */
+export interface LintQuery {
+  of: string;
+  kind: "summary" | "title" | "first_sentence" | "name_words" | "expectation";
+  query: string;
+  rank: number;
+  winners?: LintWinner[];
+}
+
+export type LintLevel = "info" | "warning" | "error";
+
+export interface LintFinding {
+  level: LintLevel;
+  check: string;
+  tool: string;
+  other?: string;
+  message: string;
+  queries?: LintQuery[];
+  similarity_permille?: number;
+  shared_terms?: string[];
+  only_tool?: string[];
+  only_other?: string[];
+  items?: string[];
+}
+
+/** toolsift.lint.v1: deterministic (sorted, integer scores), the same bytes in every host. */
+export interface LintReport {
+  schema: "toolsift.lint.v1";
+  catalog: { format: string; profile: string; source_hash: string; tools: number };
+  thresholds: { top_k: number; rank_limit: number; near_duplicate_permille: number; min_description_units: number };
+  summary: {
+    errors: number;
+    warnings: number;
+    infos: number;
+    self_queries: number;
+    unreachable: number;
+    confusable_pairs: number;
+    expectations_met: number;
+  };
+  findings: LintFinding[];
+  expectations: Array<{ query: string; tool: string; rank: number; winners?: LintWinner[] }>;
+}

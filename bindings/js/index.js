@@ -19,6 +19,7 @@ import {
 } from "./src/runtime.js";
 import { EngineClosedError, validation } from "./src/errors.js";
 import { importTools, providerRaw, ops as providerOps } from "./src/provider.js";
+import { lintRequest } from "./src/lint.js";
 
 export { ToolSession } from "./src/provider.js";
 export { aiSDKToolSearch } from "./src/provider-aisdk.js";
@@ -164,6 +165,23 @@ export class Engine {
   resolveName(provider, name, { namespace = "" } = {}) {
     if (typeof name !== "string" || name === "") throw validation("unknown_name", `no tool is shown to ${provider} as an empty name`);
     return JSON.parse(this.providerRaw(providerOps.resolveName(provider, name, namespace)));
+  }
+
+  // -- lint (docs/CATALOGS.md) ---------------------------------------
+
+  /** The module's exact toolsift.lint.v1 JSON for the catalog this engine serves. */
+  lintRaw({ expect } = {}) {
+    return this.providerRaw(lintRequest(expect));
+  }
+
+  /**
+   * The catalog's lint report: unreachable tools, confusable pairs, thin
+   * descriptions, safety hints, and the rank of each {query, tool} in
+   * `expect`. A bad expectation throws ValidationError (unknown_tool,
+   * invalid_expectation); the request is at most 64 KiB.
+   */
+  lint({ expect } = {}) {
+    return JSON.parse(this.lintRaw({ expect }));
   }
 
   /** Whether close() was called. */

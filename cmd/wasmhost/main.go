@@ -13,6 +13,9 @@
 //	wasmhost info                        hashes, tool count, profile, sizes
 //	wasmhost eval --corpus corpus.jsonl --queries queries.jsonl --qrels qrels.tsv
 //	                                     ranking quality on a labelled benchmark
+//	wasmhost lint [--catalog FILE --format F | --snapshot FILE | --mcp-config servers.json]
+//	              [--expect FILE] [--json] [--fail-on LEVEL]
+//	                                     what an agent will not find, confuse or should not trust (toolsift.lint.v1)
 //	wasmhost mcp --config servers.json [--listen 127.0.0.1:PORT]
 //	                                     the MCP gateway (package gateway; docs/MCP.md)
 //
@@ -52,6 +55,7 @@ commands:
   snapshot build   index a catalog into a snapshot file
   info             what the engine serves: catalog hashes, tool count, profile, sizes
   eval             ranking quality on a labelled benchmark (nDCG, Recall, MRR) or the DWS proxy sets
+  lint             what an agent will not find, will confuse or should not trust in a catalog (toolsift.lint.v1)
   mcp              an MCP server in front of the servers of a config file: search, inspect and call over one live catalog
   version          the module's version: ABI, snapshot format, profiles, catalog formats (also --version)
 
@@ -74,6 +78,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runInfo(args[1:], stdout, stderr)
 	case "eval":
 		return runEval(args[1:], stdout, stderr)
+	case "lint":
+		return runLint(args[1:], stdout, stderr)
 	case "mcp":
 		return runMCP(args[1:], stdin, stdout, stderr)
 	case "version", "-version", "--version":

@@ -30,6 +30,7 @@ import (
 	"fmt"
 
 	"github.com/toolsift/toolsift/core/engine"
+	"github.com/toolsift/toolsift/core/lint"
 	"github.com/toolsift/toolsift/core/wire"
 )
 
@@ -43,6 +44,7 @@ const (
 	OpDefinitions          = "definitions"
 	OpNames                = "names"
 	OpResolveName          = "resolve_name"
+	OpLint                 = "lint" // the catalog's toolsift.lint.v1 report (core/lint)
 	ProviderOpenAI         = "openai"
 	ProviderAnthropic      = "anthropic"
 	DefaultBudgetTokens    = 8192
@@ -76,6 +78,8 @@ type Request struct {
 	// caps, and comes as {"output","session","catalog_changed",
 	// "already_loaded","over_cap"}.
 	Session json.RawMessage `json:"session,omitempty"`
+	// Expect is lint's list of {"query","tool"} expectations.
+	Expect []lint.Expectation `json:"expect,omitempty"`
 }
 
 // Do decodes one request (compact or not, at most wire.MaxRequestBytes)
@@ -130,16 +134,29 @@ func Do(dst []byte, e *engine.Engine, request []byte) ([]byte, error) {
 		if err = only("provider", "name", "namespace"); err == nil {
 			out, err = ResolveName(dst, e, r.Provider, r.Namespace, r.Name)
 		}
+	case OpLint:
+		if err = only("expect"); err == nil {
+			out, err = appendLint(dst, e, r.Expect)
+		}
 	case "":
 		err = wire.Validation("missing_op", `provider request has no "op"`)
 	default:
-		err = wire.Validation("unknown_op", fmt.Sprintf("unknown provider op %q (known: %s, %s, %s, %s, %s, %s, %s)", r.Op,
-			OpOpenAIToolSearchTool, OpAnswerToolSearchCall, OpAnthropicSearchTool, OpAnswerToolUse, OpDefinitions, OpNames, OpResolveName))
+		err = wire.Validation("unknown_op", fmt.Sprintf("unknown provider op %q (known: %s, %s, %s, %s, %s, %s, %s, %s)", r.Op,
+			OpOpenAIToolSearchTool, OpAnswerToolSearchCall, OpAnthropicSearchTool, OpAnswerToolUse, OpDefinitions, OpNames, OpResolveName, OpLint))
 	}
 	if err != nil {
 		return dst, err
 	}
 	return out, nil
+}
+
+// appendLint appends the catalog's lint report (core/lint) to dst.
+func appendLint(dst []byte, e *engine.Engine, expect []lint.Expectation) ([]byte, error) {
+	report, err := lint.Run(e, lint.Options{Expect: expect})
+	if err != nil {
+		return dst, err
+	}
+	return report.AppendJSON(dst)
 }
 
 // sessionOf decodes a request's session, nil when it has none.
@@ -173,6 +190,7 @@ func onlyFields(r *Request, allowed ...string) error {
 		{"namespace", r.Namespace != ""},
 		{"provider", r.Provider != ""},
 		{"session", len(r.Session) > 0},
+		{"expect", r.Expect != nil},
 	}
 	for _, p := range present {
 		if !p.set {

@@ -35,4 +35,14 @@ engine.inspectRaw({ version: "schema-inspect.v1", canonical_path: top });
 // @ts-expect-error a number is no request
 engine.search(42);
 
+// lint: a typed report; an expectation needs both members.
+const report = engine.lint({ expect: [{ query: "发送消息", tool: "chat.send_message" }] });
+const level: "info" | "warning" | "error" = report.findings[0].level;
+const pairs: number = report.summary.confusable_pairs;
+void level, pairs;
+// @ts-expect-error an expectation without its tool
+engine.lint({ expect: [{ query: "q" }] });
+// @ts-expect-error the report has no such member
+void report.summary.unreachable_tools;
+
 engine.close();

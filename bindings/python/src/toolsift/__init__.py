@@ -24,6 +24,7 @@ from .provider_frameworks import (
     llamaindex_tool_definitions,
 )
 from .provider import ProviderEngine, ToolList, ToolSession, from_anthropic_tools, from_mcp_tools, from_openai_tools
+from ._lint import LintExpectation, LintReport, lint, lint_raw
 
 __version__ = "0.1.0"
 
@@ -42,6 +43,10 @@ __all__ = [
     "from_openai_tools",
     "from_anthropic_tools",
     "from_mcp_tools",
+    "lint",
+    "lint_raw",
+    "LintExpectation",
+    "LintReport",
     "bigtool_retriever",
     "llamaindex_retriever",
     "llamaindex_tool_definitions",
