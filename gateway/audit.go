@@ -11,8 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/toolsift/toolsift/core/importer/native"
+	"github.com/toolsift/toolsift/hostapi"
 )
 
 // operations are what an operator watches: metrics, the audit log, and
@@ -172,7 +171,7 @@ func (g *Gateway) serverOfPath(path string) string {
 	product, _, ok := strings.Cut(path, ".")
 	if ok {
 		for _, d := range g.servers {
-			if native.ProductID(d.cfg.Name) == product {
+			if hostapi.ProductID(d.cfg.Name) == product {
 				return d.cfg.Name
 			}
 		}
