@@ -596,6 +596,10 @@ func TestShortDeadlinesStillFillThePool(t *testing.T) {
 	// The first caller starts the open and gives up at its deadline (an
 	// open takes longer than 1 ms); later ones find the instance in the pool,
 	// and a search may finish within 1 ms or not.
+	// A later call that misses its deadline inside the module has its
+	// instance replaced (its state is unknown), which a loaded machine makes
+	// happen: each such miss may cost one more open, never the first one.
+	missed := 0
 	for i := range 5 {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
 		_, err := e.Search(ctx, []byte(chineseQuery))
@@ -603,13 +607,18 @@ func TestShortDeadlinesStillFillThePool(t *testing.T) {
 		if i == 0 || err != nil {
 			require.ErrorIs(t, err, context.DeadlineExceeded, "call %d", i)
 		}
+		if i > 0 && err != nil {
+			missed++
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	got, err := e.Search(ctx, []byte(chineseQuery))
 	require.NoError(t, err)
 	require.Equal(t, want, got)
-	require.Equal(t, int64(2), e.created.Load(), "one open served every caller")
+	created := e.created.Load()
+	require.GreaterOrEqual(t, created, int64(2))
+	require.LessOrEqual(t, created, int64(2+missed), "the open the first caller started served the callers after it (%d later calls missed their deadline)", missed)
 	require.Equal(t, int64(1), e.live.Load())
 }
 
