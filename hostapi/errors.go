@@ -6,12 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/toolsift/toolsift/core/wire"
 )
 
 // Error is a typed failure answered by the module (or, for a request over
-// wire.MaxRequestBytes, by the host before the module sees it): Category is "validation"
+// the module's max_request_bytes, by the host before the module sees it): Category is "validation"
 // (Code 3, the caller's fault), "discovery" (Code 6, the catalog is not what
 // the caller expected) or "internal" (Code 5); Reason is the stable
 // machine-readable code (for example "invalid_limit", "catalog_changed",
@@ -35,16 +33,6 @@ func (e *Error) Error() string {
 // ErrClosed is returned by calls on an Engine after Close (and by calls that
 // were in flight when Close ran).
 var ErrClosed = errors.New("toolsift: engine closed")
-
-// requestTooLarge is the module's own refusal of a request over
-// wire.MaxRequestBytes (64 KiB), word for word (what is the wire version,
-// "tool-search.v1" or "schema-inspect.v1"), answered by the host before
-// anything is copied into an instance: a 60 MB request copied in first grew
-// the instance's heap for good, or killed it under a small memory limit.
-func requestTooLarge(what string) *Error {
-	werr := wire.Validation("request_too_large", fmt.Sprintf("%s request is larger than %d bytes", what, wire.MaxRequestBytes))
-	return &Error{Category: werr.Category, Code: werr.Code, Reason: werr.Reason, Message: werr.Message}
-}
 
 // abiError is a module that broke the ABI contract (a malformed result, a
 // missing export): the instance is discarded.

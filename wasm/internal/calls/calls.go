@@ -52,6 +52,62 @@ func AppendVersion(out []byte) []byte {
 	return append(out, '}')
 }
 
+// limitFields are the budgets of tool-search.v1 (core/wire) the module
+// reports, in this order.
+var limitFields = []struct {
+	name  string
+	value int
+}{
+	{"max_request_bytes", wire.MaxRequestBytes},
+	{"max_response_bytes", wire.MaxResponseBytes},
+	{"default_limit", wire.DefaultLimit},
+	{"max_limit", wire.MaxLimit},
+	{"default_candidate_limit", wire.DefaultCandidateLimit},
+	{"max_candidate_limit", wire.MaxCandidateLimit},
+	{"max_query_runes", wire.MaxQueryRunes},
+	{"max_query_bytes", wire.MaxQueryBytes},
+	{"max_subqueries", wire.MaxSubqueries},
+	{"max_subqueries_bytes", wire.MaxSubqueriesBytes},
+	{"max_summary_runes", wire.MaxSummaryRunes},
+	{"max_pattern_bytes", wire.MaxPatternBytes},
+	{"max_pattern_instructions", wire.MaxPatternInstructions},
+	{"max_pattern_work", wire.MaxPatternWork},
+}
+
+// limitErrors are the errors a host gives in the module's place, by key: a
+// request over max_request_bytes is refused before it is copied into an
+// instance (copying 60 MB in grew the instance's memory for good), with the
+// module's own words. "request_too_large" is a CLI's refusal of a line.
+var limitErrors = []struct{ key, what string }{
+	{"search_request_too_large", wire.SearchVersion},
+	{"inspect_request_too_large", wire.InspectVersion},
+	{"provider_request_too_large", "provider"},
+	{"request_too_large", "the"},
+}
+
+// AppendLimits appends the toolsift_limits JSON: the budgets, then under
+// "errors" each error a host gives in the module's place, as the whole
+// status-1 payload ({"error":{…}}) the module would answer.
+func AppendLimits(out []byte) []byte {
+	out = append(out, '{')
+	for _, f := range limitFields {
+		out = jsonw.AppendString(out, f.name, false)
+		out = append(out, ':')
+		out = jsonw.AppendInt(out, int64(f.value))
+		out = append(out, ',')
+	}
+	out = append(out, `"errors":{`...)
+	for i, e := range limitErrors {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = jsonw.AppendString(out, e.key, false)
+		out = append(out, ':')
+		out = wire.RequestTooLarge(e.what).AppendJSON(out)
+	}
+	return append(out, "}}"...)
+}
+
 // AppendInfo appends the toolsift_info JSON of an open engine.
 func AppendInfo(out []byte, open *Open) []byte {
 	e := open.Engine
