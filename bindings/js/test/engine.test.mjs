@@ -313,3 +313,19 @@ test("one runtime dependency, and engines covers the Node this runs on", () => {
     assert.ok(dev in pj.devDependencies && !(dev in pj.dependencies), `${dev} is for the tests only`);
   }
 });
+
+test("the host's limits and refusals are the module's (toolsift_limits)", async () => {
+  const limits = await toolsift.moduleLimits();
+  assert.equal(limits.maxRequestBytes, 65536);
+  assert.equal(limits.values.max_limit, 20);
+  assert.equal(limits.values.max_candidate_limit, 100);
+  for (const [key, what] of [["search_request_too_large", "tool-search.v1"], ["inspect_request_too_large", "schema-inspect.v1"],
+    ["provider_request_too_large", "provider"], ["request_too_large", "the"]]) {
+    const err = limits.refusal(key);
+    assert.ok(err instanceof ValidationError, key);
+    assert.equal(err.raw, `{"error":{"category":"validation","code":3,"message":"${what} request is larger than 65536 bytes","reason":"request_too_large"}}`);
+  }
+  assert.equal(limits.refusal("no_such_key").reason, "host_failure");
+  limits.check(65536, "search_request_too_large"); // exactly the limit passes
+  assert.throws(() => limits.check(65537, "search_request_too_large"), ValidationError);
+});
