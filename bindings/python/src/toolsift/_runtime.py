@@ -18,7 +18,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 import wasmtime
 
 from ._call import Export, exporter
-from ._errors import InternalError, ToolsiftError, catalog_too_large, decode_module_error, host_failure, validation
+from ._errors import InternalError, ToolsiftError, catalog_too_large, decode_module_error, host_failure
 
 __all__ = ["Runtime", "Instance", "Limits", "runtime", "module_limits", "wasi_config", "module_bytes", "default_snapshot"]
 
