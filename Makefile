@@ -26,7 +26,7 @@ SKIPLOG_PY = $(abspath internal/testskip)
 
 SOAK      ?= 10m
 
-.PHONY: setup test test-suites vet fmt-check unit race wasm-check wasm python-test js-test mcp-deps readme-check search bench bench-micro fuzz soak quality
+.PHONY: setup test test-suites vet fmt-check unit race wasm-check wasm python-test js-test install-check mcp-deps readme-check search bench bench-micro fuzz soak quality
 
 # Every suite appends what it skipped for lack of setup to one file
 # (TOOLSIFT_SKIP_LOG; internal/testskip); the run ends by listing it, and
@@ -37,7 +37,7 @@ test:
 	ALLOW_SKIPS="$(ALLOW_SKIPS)" $(PYTHON) internal/testskip/summary.py "$$log" $$status; rc=$$?; \
 	rm -f "$$log"; exit $$rc
 
-test-suites: fmt-check vet wasm-check unit race python-test js-test readme-check
+test-suites: fmt-check vet wasm-check unit race python-test js-test install-check readme-check
 
 # A fresh machine: what make test needs, installed where it can be (.ci/setup
 # says what it cannot install and how to get it). .ci/run runs it first.
@@ -90,6 +90,16 @@ js-test:
 	cd wasm/component/js && npm ci --no-audit --no-fund && npm test
 	wasm/build.sh --check --component
 
+# Each binding installed as a user installs it, into fresh temporary
+# environments: from the checkout (pip install ./bindings/python, npm install
+# ./bindings/js) and from what is published (the wheel built from the sdist,
+# the npm pack tarball); one golden search in each (.ci/install_check.sh).
+# Git holds one copy of the module and the DWS snapshot; the packages copy
+# them and check them against wasm/artifacts.sha256.
+install-check:
+	PYTHON="$(PYTHON)" .ci/install_check.sh python
+	.ci/install_check.sh js
+
 # The real MCP servers the gateway's tests start (pinned in
 # examples/mcp/package-lock.json); .ci/run installs them before make test.
 mcp-deps:
@@ -100,7 +110,8 @@ mcp-deps:
 readme-check:
 	$(PYTHON) .ci/readme_check.py
 
-# Rebuild wasm/toolsearch.wasm and wasm/exports.txt after changing the engine.
+# Rebuild wasm/toolsearch.wasm, wasm/exports.txt and wasm/artifacts.sha256
+# after changing the engine.
 wasm:
 	wasm/build.sh
 

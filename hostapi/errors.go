@@ -11,27 +11,19 @@ import (
 )
 
 // Errors: a typed failure, one the module (or the native core) answered, or
-// the host for a request over wire.MaxRequestBytes before the module sees
-// it, is a *wire.Error returned as error (errors.As(err, &werr) reaches it):
-// Category is "validation" (Code 3, the caller's fault), "discovery" (Code
-// 6, the catalog is not what the caller expected) or "internal" (Code 5);
-// Reason is the stable machine-readable code (for example "invalid_limit",
-// "catalog_changed", "invalid_snapshot"); Message is for people. Such an
-// error never means the instance failed: the engine keeps serving. Any
-// other error is the host's (a trap, a done context, ErrClosed).
+// the host for a request over the module's max_request_bytes before the
+// module sees it, is a *wire.Error returned as error (errors.As(err, &werr)
+// reaches it): Category is "validation" (Code 3, the caller's fault),
+// "discovery" (Code 6, the catalog is not what the caller expected) or
+// "internal" (Code 5); Reason is the stable machine-readable code (for
+// example "invalid_limit", "catalog_changed", "invalid_snapshot"); Message
+// is for people. Such an error never means the instance failed: the engine
+// keeps serving. Any other error is the host's (a trap, a done context,
+// ErrClosed).
 
 // ErrClosed is returned by calls on an Engine after Close (and by calls that
 // were in flight when Close ran).
 var ErrClosed = errors.New("toolsift: engine closed")
-
-// requestTooLarge is the module's own refusal of a request over
-// wire.MaxRequestBytes (64 KiB), word for word (what is the wire version,
-// "tool-search.v1" or "schema-inspect.v1"), answered by the host before
-// anything is copied into an instance: a 60 MB request copied in first grew
-// the instance's heap for good, or killed it under a small memory limit.
-func requestTooLarge(what string) *wire.Error {
-	return wire.Validation("request_too_large", fmt.Sprintf("%s request is larger than %d bytes", what, wire.MaxRequestBytes))
-}
 
 // abiError is a module that broke the ABI contract (a malformed result, a
 // missing export): the instance is discarded.

@@ -158,8 +158,9 @@ func Open(ctx context.Context, snapshot []byte, opts ...Option) (*Engine, error)
 // DWS: a median of 105 µs over the 1,149 intent queries of make bench, and
 // 261 µs for BenchmarkWasmSearchChineseQuery's one query; docs/BENCHMARKS.md
 // says when and how each was measured). A request over
-// wire.MaxRequestBytes (64 KiB) is refused by the host with the module's own
-// validation error (request_too_large) before anything is copied in.
+// the module's max_request_bytes (64 KiB; toolsift_limits) is refused by the
+// host with the module's own validation error (request_too_large) before
+// anything is copied in.
 func (e *Engine) Search(ctx context.Context, request []byte) ([]byte, error) {
 	return e.search(ctx, request, 0)
 }
@@ -171,8 +172,8 @@ func (e *Engine) SearchExplain(ctx context.Context, request []byte) ([]byte, err
 }
 
 func (e *Engine) search(ctx context.Context, request []byte, flags uint32) ([]byte, error) {
-	if len(request) > wire.MaxRequestBytes {
-		return nil, requestTooLarge(wire.SearchVersion)
+	if err := e.mr.refuseOversized(request, "search_request_too_large"); err != nil {
+		return nil, err
 	}
 	if e.native != nil {
 		return e.native.search(ctx, request, flags&1 != 0)
@@ -186,8 +187,8 @@ func (e *Engine) search(ctx context.Context, request []byte, flags uint32) ([]by
 // response bytes, or a *wire.Error (for example discovery / catalog_changed when
 // the expected hashes are not the snapshot's). Same cost as Search.
 func (e *Engine) Inspect(ctx context.Context, request []byte) ([]byte, error) {
-	if len(request) > wire.MaxRequestBytes {
-		return nil, requestTooLarge(wire.InspectVersion)
+	if err := e.mr.refuseOversized(request, "inspect_request_too_large"); err != nil {
+		return nil, err
 	}
 	if e.native != nil {
 		return e.native.inspect(ctx, request)

@@ -15,8 +15,6 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 	"github.com/tetratelabs/wazero/sys"
-
-	"github.com/toolsift/toolsift/core/wire"
 )
 
 // sharedCache is the process-wide in-memory compilation cache used when no
@@ -37,6 +35,8 @@ type moduleRuntime struct {
 	// opened is the size of the linear memory of the last instance that
 	// opened a snapshot: new instances reserve that much at once.
 	opened atomic.Uint64
+	// limits: the module's toolsift_limits, read by its first instance.
+	limits atomic.Pointer[moduleLimits]
 }
 
 func newModuleRuntime(ctx context.Context, cfg *config) (*moduleRuntime, error) {
@@ -154,6 +154,7 @@ const (
 	fnSearch
 	fnInspect
 	fnBuildSnapshot
+	fnLimits
 	numFns
 )
 
@@ -176,6 +177,7 @@ var exports = [numFns]struct {
 	fnSearch:         {"toolsift_search", []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i64}},
 	fnInspect:        {"toolsift_inspect", []api.ValueType{i32, i32, i32}, []api.ValueType{i64}},
 	fnBuildSnapshot:  {"toolsift_build_snapshot", []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i64}},
+	fnLimits:         {"toolsift_limits", nil, []api.ValueType{i64}},
 }
 
 // instance is one instantiated module. It is single-threaded: exactly one
@@ -187,11 +189,13 @@ type instance struct {
 	stack  [4]uint64
 	stderr *head
 
-	// request is a buffer of wire.MaxRequestBytes the instance keeps for
-	// its life: every search and Inspect request fits (the module refuses
-	// larger ones), so a search makes two calls into the module (search,
-	// free the result) instead of four, as in the Python and JS bindings.
-	request uint32
+	// request is a buffer of the module's max_request_bytes (toolsift_limits)
+	// the instance keeps for its life: every search and Inspect request fits
+	// (the module refuses larger ones), so a search makes two calls into the
+	// module (search, free the result) instead of four, as in the Python and
+	// JS bindings.
+	request      uint32
+	requestBytes int
 
 	gen        *generation // the snapshot opened in it (nil: none)
 	handle     uint32
@@ -274,15 +278,20 @@ func (m *moduleRuntime) instantiate(ctx context.Context) (*instance, error) {
 		in.close()
 		return nil, finish(ctx, "instantiate", err, stderr.String())
 	}
-	request, err := in.call(ctx, fnAlloc, wire.MaxRequestBytes)
+	limits, err := m.readLimits(ctx, in)
+	if err != nil {
+		in.close()
+		return nil, finish(ctx, "instantiate", err, stderr.String())
+	}
+	request, err := in.call(ctx, fnAlloc, uint64(limits.maxRequestBytes))
 	if err == nil && uint32(request) == 0 {
-		err = abiErrorf("toolsift_alloc(%d) returned 0", wire.MaxRequestBytes)
+		err = abiErrorf("toolsift_alloc(%d) returned 0", limits.maxRequestBytes)
 	}
 	if err != nil {
 		in.close()
 		return nil, finish(ctx, "instantiate", err, stderr.String())
 	}
-	in.request = uint32(request)
+	in.request, in.requestBytes = uint32(request), limits.maxRequestBytes
 	return in, nil
 }
 
@@ -385,7 +394,7 @@ func (in *instance) invoke(ctx context.Context, fn int, lead []uint64, bufs [][]
 	var ptrs [2]uint32 // buffers to free after the call (0: none)
 	for i, b := range bufs {
 		ptr := in.request
-		if len(bufs) == 1 && len(b) > 0 && len(b) <= wire.MaxRequestBytes {
+		if len(bufs) == 1 && len(b) > 0 && len(b) <= in.requestBytes {
 			// The module reads a request during the call only: the
 			// instance's request buffer carries it.
 			if !in.mem.Write(ptr, b) {

@@ -163,8 +163,8 @@ func (e *Engine) ResolveName(ctx context.Context, provider, namespace, name stri
 // ProviderRaw sends one provider request (core/provider.Request's JSON) as
 // it is, for hosts that build it themselves (the golden tests do).
 func (e *Engine) ProviderRaw(ctx context.Context, request []byte) ([]byte, error) {
-	if len(request) > wire.MaxRequestBytes {
-		return nil, wire.Validation("request_too_large", fmt.Sprintf("provider request is larger than %d bytes", wire.MaxRequestBytes))
+	if err := e.mr.refuseOversized(request, "provider_request_too_large"); err != nil {
+		return nil, err
 	}
 	if e.native != nil {
 		return e.native.provider(ctx, request)

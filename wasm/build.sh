@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Builds wasm/toolsearch.wasm reproducibly, rewrites wasm/exports.txt, and
-# copies the module (and the default DWS snapshot) into the Python and npm
-# packages, which ship them.
+# records the SHA-256 of the module and of the default DWS snapshot
+# (catalogs/dws/dws.snap) in wasm/artifacts.sha256. Git holds one copy of
+# each; the Python and npm packages copy them when they are built, packed or
+# installed from a checkout, and refuse bytes that differ from that list
+# (bindings/python/setup.py, bindings/js/scripts/stage.mjs).
 #
 #   wasm/build.sh            build into wasm/
 #   wasm/build.sh --check    build into a temporary directory and fail if the
-#                            bytes differ from the committed module or its
-#                            copies (CI)
+#                            bytes differ from the committed module, or the
+#                            committed files from wasm/artifacts.sha256 (CI)
 #   --component              also build wasm/toolsift.component.wasm (the
 #                            WASI 0.2 component, COMPONENT.md) with jco from
 #                            wasm/component/js (npm ci there if needed); on
@@ -38,21 +41,18 @@ unset GOOS GOARCH
   go run ./wasm/internal/abilist "$out/toolsearch.wasm"
 } > "$out/exports.txt"
 
-copies=(bindings/python/src/toolsift/toolsearch.wasm:wasm/toolsearch.wasm
-        bindings/python/src/toolsift/dws.snap:catalogs/dws/dws.snap
-        bindings/js/toolsearch.wasm:wasm/toolsearch.wasm
-        bindings/js/dws.snap:catalogs/dws/dws.snap)
+# The artifacts the packages ship, with their hashes, in sha256sum's format
+# (paths from the repository root). A snapshot rebuilt by hand needs this
+# run again, or the packages refuse it.
 if [ "$out" = wasm ]; then
-  for pair in "${copies[@]}"; do cp "${pair#*:}" "${pair%%:*}"; done
+  sha256sum wasm/toolsearch.wasm catalogs/dws/dws.snap > wasm/artifacts.sha256
 fi
 
 if [ "$out" != wasm ]; then
-  for pair in "${copies[@]}"; do
-    if ! cmp -s "${pair#*:}" "${pair%%:*}"; then
-      echo "${pair%%:*} differs from ${pair#*:}: run wasm/build.sh and commit" >&2
-      exit 1
-    fi
-  done
+  if ! sha256sum --quiet --check wasm/artifacts.sha256 >&2; then
+    echo "wasm/artifacts.sha256 does not match the committed artifacts: run wasm/build.sh and commit it" >&2
+    exit 1
+  fi
   if ! cmp -s "$out/toolsearch.wasm" wasm/toolsearch.wasm; then
     echo "wasm/toolsearch.wasm is stale: rebuilding gives different bytes; run wasm/build.sh and commit" >&2
     exit 1

@@ -231,6 +231,18 @@ export declare function buildSnapshot(format: string, catalog: Uint8Array | Arra
 /** toolsift_version of the packaged (or given) module. */
 export declare function moduleVersion(options?: OpenOptions): Promise<ModuleVersion>;
 
+/** toolsift_limits of the packaged (or given) module (wasm/ABI.md): its budgets and the errors a host gives in its place. */
+export interface ModuleLimits {
+  /** The largest search, Inspect or provider request, in bytes (65536). */
+  readonly maxRequestBytes: number;
+  /** Every budget the module reports, by its wire name (max_request_bytes, max_limit, max_query_runes, …). */
+  readonly values: Readonly<Record<string, number>>;
+  /** The module's own error for errors[key]: "search_request_too_large", "inspect_request_too_large",
+   * "provider_request_too_large" or "request_too_large" (a CLI's input line). */
+  refusal(key: string): ToolsiftError;
+}
+export declare function moduleLimits(options?: OpenOptions): Promise<ModuleLimits>;
+
 export declare const VERSION: string;
 
 /** A typed failure answered by the module (or by the host, for a trap). */

@@ -10,7 +10,6 @@
 
 import {
   Instance,
-  MAX_REQUEST_BYTES,
   compiledModule,
   packagedSnapshot,
   toBytes,
@@ -37,15 +36,17 @@ export const VERSION = "0.1.0";
 
 /** Request bytes: an object is serialised with JSON.stringify (UTF-8);
  * a string is encoded as UTF-8; bytes are passed as they are. A request over
- * MAX_REQUEST_BYTES is refused here, before the module sees it, with the
- * module's own words (`what` is the wire version), so that the answer is the
- * same bytes as every other host's and the instance is untouched. */
-function encodeRequest(request, what) {
+ * the module's max_request_bytes (its toolsift_limits) is refused here,
+ * before the module sees it, with the module's own words (`key` names them:
+ * "search_request_too_large" or "inspect_request_too_large"), so that the
+ * answer is the same bytes as every other host's and the instance is
+ * untouched. */
+function encodeRequest(request, limits, key) {
   let data;
   if (typeof request === "string") {
     // Every UTF-16 code unit takes at least one UTF-8 byte: a string this
     // long is refused without encoding it.
-    if (request.length > MAX_REQUEST_BYTES) throw requestTooLarge(what);
+    limits.check(request.length, key);
     data = encodeText(request);
   } else if (request instanceof Uint8Array || request instanceof ArrayBuffer || ArrayBuffer.isView(request)) {
     data = toBytes(request, "request");
@@ -54,12 +55,8 @@ function encodeRequest(request, what) {
   } else {
     throw new TypeError(`request must be an object, a string or a Uint8Array, not ${request === null ? "null" : typeof request}`);
   }
-  if (data.byteLength > MAX_REQUEST_BYTES) throw requestTooLarge(what);
+  limits.check(data.byteLength, key);
   return data;
-}
-
-function requestTooLarge(what) {
-  return validation("request_too_large", `${what} request is larger than ${MAX_REQUEST_BYTES} bytes`);
 }
 
 /**
@@ -92,8 +89,8 @@ export class Engine {
 
   /** The exact compact tool-search.v1 response (no newline), decoded as UTF-8. */
   searchRaw(request, { explain = false } = {}) {
-    const data = encodeRequest(request, "tool-search.v1");
-    return this.#live().search(data, explain ? 1 : 0);
+    const inst = this.#live();
+    return inst.search(encodeRequest(request, inst.limits, "search_request_too_large"), explain ? 1 : 0);
   }
 
   /** The parsed tool-search.v1 response. */
@@ -103,8 +100,8 @@ export class Engine {
 
   /** The exact pretty schema-inspect.v1 response (no newline). */
   inspectRaw(request) {
-    const data = encodeRequest(request, "schema-inspect.v1");
-    return decodeText(this.#live().inspect(data));
+    const inst = this.#live();
+    return decodeText(inst.inspect(encodeRequest(request, inst.limits, "inspect_request_too_large")));
   }
 
   /** The parsed schema-inspect.v1 response. */
@@ -249,6 +246,16 @@ export async function moduleVersion(options) {
   if (options?.wasm != null) return JSON.parse(decodeText(await oneShot((inst) => inst.version(), options)));
   if (versionCache === null) versionCache = JSON.parse(decodeText(await oneShot((inst) => inst.version())));
   return structuredClone(versionCache);
+}
+
+let limitsCache = null;
+
+/** toolsift_limits: the module's budgets (`maxRequestBytes`, `values`) and
+ * the errors a host gives in its place (`refusal(key)`); wasm/ABI.md. */
+export async function moduleLimits(options) {
+  if (options?.wasm != null) return oneShot((inst) => inst.limits, options);
+  if (limitsCache === null) limitsCache = await oneShot((inst) => inst.limits);
+  return limitsCache;
 }
 
 /**

@@ -112,7 +112,7 @@ func readRequest(r io.Reader) ([]byte, *wire.Error) {
 		return nil, wire.Validation("read_request_failed", "cannot read the request: "+err.Error())
 	}
 	if len(data) > wire.MaxRequestBytes {
-		return nil, wire.Validation("request_too_large", fmt.Sprintf("the request is larger than %d bytes", wire.MaxRequestBytes))
+		return nil, wire.RequestTooLarge("the")
 	}
 	return data, nil
 }
@@ -148,7 +148,7 @@ func searchBatch(ctx context.Context, f *engineFlags, engine *hostapi.Engine, st
 		var answer []byte
 		var werr *wire.Error
 		if tooLarge {
-			werr = wire.Validation("request_too_large", fmt.Sprintf("the request is larger than %d bytes", wire.MaxRequestBytes))
+			werr = wire.RequestTooLarge("the")
 		} else {
 			answer, werr = f.search(ctx, engine, line)
 		}

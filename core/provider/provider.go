@@ -87,7 +87,7 @@ type Request struct {
 // (validation for a bad request or item); dst is then returned unchanged.
 func Do(dst []byte, e *engine.Engine, request []byte) ([]byte, error) {
 	if len(request) > wire.MaxRequestBytes {
-		return dst, wire.Validation("request_too_large", fmt.Sprintf("provider request is larger than %d bytes", wire.MaxRequestBytes))
+		return dst, wire.RequestTooLarge("provider")
 	}
 	var r Request
 	if err := strictDecode(request, &r); err != nil {

@@ -1,5 +1,7 @@
 package wire
 
+import "strconv"
+
 // The budgets of tool-search.v1, the one place that knows them.
 const (
 	DefaultLimit          = 5
@@ -29,3 +31,12 @@ const (
 	SearchVersion  = "tool-search.v1"
 	InspectVersion = "schema-inspect.v1"
 )
+
+// RequestTooLarge is the refusal of a request over MaxRequestBytes; what
+// names it ("tool-search.v1", "schema-inspect.v1", "provider", or "the" for a
+// line a CLI reads). The module reports these words (toolsift_limits), so
+// that a host refusing a request before copying it in says exactly what the
+// module would.
+func RequestTooLarge(what string) *Error {
+	return Validation("request_too_large", what+" request is larger than "+strconv.Itoa(MaxRequestBytes)+" bytes")
+}

@@ -75,7 +75,7 @@ const (
 // newDecoder refuses oversized requests before any parsing.
 func newDecoder(data []byte, what string) (decoder, *Error) {
 	if len(data) > MaxRequestBytes {
-		return decoder{}, Validation("request_too_large", fmt.Sprintf("%s request is larger than %d bytes", what, MaxRequestBytes))
+		return decoder{}, RequestTooLarge(what)
 	}
 	return decoder{data: data, what: what}, nil
 }

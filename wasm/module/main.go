@@ -91,6 +91,16 @@ func version() uint64 {
 	})
 }
 
+// limits reports the budgets of the wire and the errors a host gives in the
+// module's place (wire.AppendLimits), so that no host copies them.
+//
+//go:wasmexport toolsift_limits
+func limits() uint64 {
+	return guard(func(out []byte) ([]byte, *wire.Error) {
+		return wire.AppendLimits(out), nil
+	})
+}
+
 //go:wasmexport toolsift_open
 func open(ptr, size uint32) uint64 {
 	return guard(func(out []byte) ([]byte, *wire.Error) {

@@ -17,16 +17,15 @@
 // command line (an unknown flag or command) prints the usage, with exit 2.
 
 import { readFile, stat } from "node:fs/promises";
-import { open, moduleVersion, ToolsiftError } from "../index.js";
+import { open, moduleLimits, moduleVersion, ToolsiftError } from "../index.js";
 import { validation, hostFailure, makeError } from "../src/errors.js";
 
-/** wire.MaxRequestBytes: the most a request may hold. */
-const MAX_REQUEST_BYTES = 64 << 10;
-/** The Go CLI reads --batch lines through a bufio.Reader of MaxRequestBytes+2
- * bytes: a line whose content (without its "\n") exceeds MaxRequestBytes+1
- * bytes does not fit and is answered by the host; shorter lines go to the
- * module (which refuses what is over MaxRequestBytes with its own message). */
-const BATCH_BUFFER = MAX_REQUEST_BYTES + 2;
+// The most a request may hold, and the words refusing a larger one, are the
+// module's (moduleLimits: toolsift_limits). The Go CLI reads --batch lines
+// through a bufio.Reader of max_request_bytes+2 bytes: a line whose content
+// (without its "\n") exceeds max_request_bytes+1 bytes does not fit and is
+// answered by the host; shorter lines go to the module (which refuses what is
+// over the limit with its own message).
 
 const USAGE = `usage: toolsift <command> [flags]
 
@@ -52,7 +51,6 @@ every command:
   --snapshot FILE        snapshot to serve (default: the built-in DWS snapshot)
 `;
 
-const tooLarge = () => validation("request_too_large", `the request is larger than ${MAX_REQUEST_BYTES} bytes`);
 
 class UsageError extends Error {}
 
@@ -114,15 +112,16 @@ async function printError(err) {
   return err.code;
 }
 
-/** Read stdin up to MAX_REQUEST_BYTES (+1 to detect larger). */
+/** Read stdin up to the module's max_request_bytes (+1 to detect larger). */
 async function readRequest() {
+  const limits = await moduleLimits();
   const chunks = [];
   let n = 0;
   try {
     for await (const chunk of process.stdin) {
       chunks.push(chunk);
       n += chunk.length;
-      if (n > MAX_REQUEST_BYTES) throw tooLarge();
+      if (n > limits.maxRequestBytes) throw limits.refusal("request_too_large");
     }
   } catch (err) {
     if (err instanceof ToolsiftError) throw err;
@@ -209,6 +208,8 @@ async function openEngine(snapshot) {
  * (the module refuses it as invalid_request_json), so that answers and input
  * lines pair up; only the empty piece after a final "\n" is no line. */
 export async function searchBatch(engine, input, output) {
+  const limits = await moduleLimits();
+  const batchBuffer = limits.maxRequestBytes + 2;
   let parts = []; // pieces of the current line
   let size = 0; // bytes in parts
   let oversized = false; // the current line did not fit the buffer: being skipped
@@ -225,7 +226,7 @@ export async function searchBatch(engine, input, output) {
   const finishLine = async () => {
     if (oversized) {
       oversized = false;
-      await writeOut(output, tooLarge().raw + "\n");
+      await writeOut(output, limits.refusal("request_too_large").raw + "\n");
       return;
     }
     let line = parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
@@ -238,7 +239,7 @@ export async function searchBatch(engine, input, output) {
   };
   const append = (piece) => {
     if (oversized || piece.length === 0) return;
-    if (size + piece.length > BATCH_BUFFER - 1) { // with its "\n" the line no longer fits the buffer
+    if (size + piece.length > batchBuffer - 1) { // with its "\n" the line no longer fits the buffer
       oversized = true;
       parts = [];
       size = 0;

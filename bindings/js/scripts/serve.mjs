@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // A tiny static server for the playground: serves bindings/js (the package,
 // its node_modules and playground/) on 127.0.0.1 only. No dependencies.
+// It first copies the module and the DWS snapshot into the package
+// (scripts/stage.mjs; git holds them in wasm/ and catalogs/dws/ only).
 //   node scripts/serve.mjs [--port N]      (PORT env also works; 0 picks a free port)
 import { createServer } from "node:http";
 import { stat, readFile } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
+import { stage } from "./stage.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -26,6 +29,7 @@ const TYPES = {
 
 /** Start the server; resolves to {server, port, url}. */
 export function startServer(port = 0, host = "127.0.0.1") {
+  stage();
   const server = createServer(async (req, res) => {
     try {
       if (req.method !== "GET" && req.method !== "HEAD") {

@@ -2,7 +2,7 @@
 // toolsift_provider calls (wasm/ABI.md, "Provider tool search"): the shapes
 // are rendered in the module, so these wrappers only move bytes.
 
-import { MAX_REQUEST_BYTES, encodeText, decodeText, toBytes } from "./runtime.js";
+import { encodeText, decodeText, toBytes } from "./runtime.js";
 import { hostFailure, validation } from "./errors.js";
 
 function requireExport(inst, name) {
@@ -39,9 +39,7 @@ export function providerRaw(inst, request) {
   else if (request instanceof Uint8Array || request instanceof ArrayBuffer || ArrayBuffer.isView(request)) data = toBytes(request, "request");
   else if (request !== null && typeof request === "object") data = encodeText(JSON.stringify(request));
   else throw new TypeError("request must be an object, a JSON string or bytes");
-  if (data.byteLength > MAX_REQUEST_BYTES) {
-    throw validation("request_too_large", `provider request is larger than ${MAX_REQUEST_BYTES} bytes`);
-  }
+  inst.limits.check(data.byteLength, "provider_request_too_large");
   return inst.invoke("toolsift_provider", [inst.handle | 0], [data], [], true);
 }
 

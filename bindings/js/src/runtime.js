@@ -9,11 +9,6 @@ import { catalogTooLarge, decodeModuleError, hostFailure } from "./errors.js";
 /** ABI version this binding speaks. */
 export const ABI_VERSION = 1;
 
-/** wire.MaxRequestBytes: the largest search or Inspect request. The host
- * refuses anything larger before copying a byte into the module (a 60 MB
- * request copied in first grew the instance's memory for good). */
-export const MAX_REQUEST_BYTES = 64 << 10;
-
 const EXPORTS = {
   toolsift_alloc: 1,
   toolsift_free: 1,
@@ -25,13 +20,51 @@ const EXPORTS = {
   toolsift_search: 4,
   toolsift_inspect: 3,
   toolsift_build_snapshot: 4,
+  toolsift_limits: 0,
 };
 
 // The most linear memory a wasm32 instance can have, as an i64 (BigInt).
 const WASM32_MEMORY_BYTES = 1n << 32n;
 
-// Size of each instance's request buffer: the largest request the ABI takes.
-const SCRATCH_BYTES = MAX_REQUEST_BYTES;
+/**
+ * What a module reports through toolsift_limits (wasm/ABI.md): its budgets
+ * (`maxRequestBytes`, and every one in `values`) and, for each request a
+ * host refuses in its place, the error it would answer. A request over
+ * maxRequestBytes is refused before a byte is copied into the module (a
+ * 60 MB request copied in grew the instance's memory for good), in the
+ * module's own words: nothing here repeats them.
+ */
+export class Limits {
+  constructor(text) {
+    let doc;
+    try {
+      doc = JSON.parse(text);
+    } catch {
+      doc = null;
+    }
+    if (!doc || !Number.isInteger(doc.max_request_bytes) || doc.max_request_bytes <= 0 || typeof doc.errors !== "object" || doc.errors === null) {
+      throw hostFailure(`module broke the ABI: toolsift_limits returned ${String(text).slice(0, 200)}`);
+    }
+    this.maxRequestBytes = doc.max_request_bytes;
+    this.values = Object.fromEntries(Object.entries(doc).filter(([, v]) => Number.isInteger(v)));
+    this.errors = doc.errors;
+  }
+
+  /** The module's error errors[key] (e.g. "search_request_too_large"), typed. */
+  refusal(key) {
+    const payload = this.errors[key];
+    if (payload === undefined) return hostFailure(`module broke the ABI: toolsift_limits has no errors.${key}`);
+    return decodeModuleError(JSON.stringify(payload));
+  }
+
+  /** Throws the module's refusal `key` if a request of n bytes is over the limit. */
+  check(n, key) {
+    if (n > this.maxRequestBytes) throw this.refusal(key);
+  }
+}
+
+// Each compiled module's limits, read by its first instance.
+const limitsOf = new WeakMap();
 
 const WASM_URL = new URL("../toolsearch.wasm", import.meta.url);
 const SNAPSHOT_URL = new URL("../dws.snap", import.meta.url);
@@ -161,12 +194,15 @@ export class Instance {
     // 256 MiB it assumes otherwise (which a large catalog's live heap
     // exceeds, and then the collector runs on every few allocations).
     self.call("toolsift_set_memory_limit", WASM32_MEMORY_BYTES);
+    if (!limitsOf.has(module)) limitsOf.set(module, new Limits(decoder.decode(self.take(self.call("toolsift_limits")))));
+    self.limits = limitsOf.get(module);
     // One request buffer for the life of the instance: every search and
-    // Inspect request fits (the ABI refuses requests over 64 KiB), so a
-    // search makes two calls into the module (search, free the result)
-    // instead of four.
-    self.scratch = self.call("toolsift_alloc", SCRATCH_BYTES) >>> 0;
-    if (self.scratch === 0) throw hostFailure(`module broke the ABI: toolsift_alloc(${SCRATCH_BYTES}) returned 0`);
+    // Inspect request fits (the module refuses larger ones), so a search
+    // makes two calls into the module (search, free the result) instead of
+    // four.
+    self.scratchBytes = self.limits.maxRequestBytes;
+    self.scratch = self.call("toolsift_alloc", self.scratchBytes) >>> 0;
+    if (self.scratch === 0) throw hostFailure(`module broke the ABI: toolsift_alloc(${self.scratchBytes}) returned 0`);
     return self;
   }
 
@@ -232,7 +268,7 @@ export class Instance {
   invoke(name, lead, bufs, trail = [], text = false) {
     const ptrs = [];
     const params = [...lead];
-    if (bufs.length === 1 && bufs[0].byteLength > 0 && bufs[0].byteLength <= SCRATCH_BYTES) {
+    if (bufs.length === 1 && bufs[0].byteLength > 0 && bufs[0].byteLength <= this.scratchBytes) {
       // The module reads the request during the call only: the instance's
       // request buffer can carry it.
       new Uint8Array(this.memory.buffer).set(bufs[0], this.scratch);

@@ -1,13 +1,16 @@
 // Package files, typed errors, corrupted snapshots, lifecycle.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { tmpdir } from "node:os";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import * as toolsift from "../index.js";
 import { open, buildSnapshot, moduleVersion, ToolsiftError, ValidationError, DiscoveryError, InternalError, EngineClosedError } from "../index.js";
 import { PKG, REPO, CHINESE_QUERY } from "./helpers.mjs";
 import { Instance, compiledModule } from "../src/runtime.js";
+import { stage } from "../scripts/stage.mjs";
 
 const DWS = readFileSync(path.join(REPO, "catalogs", "dws", "dws.snap"));
 
@@ -22,7 +25,42 @@ test("package files are byte-identical to the repository copies", () => {
     assert.ok(a.equals(b), `${pkg} differs from ../../${repo}; copy it again`);
   }
   const pj = JSON.parse(readFileSync(path.join(PKG, "package.json"), "utf8"));
-  for (const f of ["toolsearch.wasm", "dws.snap", "index.js", "index.d.ts"]) assert.ok(pj.files.includes(f), f);
+  for (const f of ["toolsearch.wasm", "dws.snap", "artifacts.sha256", "index.js", "index.d.ts"]) assert.ok(pj.files.includes(f), f);
+  // npm runs the copy on install from a checkout, on pack, and before the tests.
+  for (const s of ["prepare", "prepack", "pretest"]) assert.equal(pj.scripts[s], "node scripts/stage.mjs", s);
+});
+
+test("scripts/stage.mjs copies the artifacts from a checkout and refuses other bytes", (t) => {
+  const sha = (b) => createHash("sha256").update(b).digest("hex");
+  const root = mkdtempSync(path.join(tmpdir(), "toolsift-stage-"));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const repo = path.join(root, "repo");
+  const pkg = path.join(repo, "bindings", "js");
+  for (const d of ["wasm", "catalogs/dws", "bindings/js"]) mkdirSync(path.join(repo, d), { recursive: true });
+  const mod = Buffer.from("\0asm module"), snap = Buffer.from("snapshot");
+  writeFileSync(path.join(repo, "wasm/toolsearch.wasm"), mod);
+  writeFileSync(path.join(repo, "catalogs/dws/dws.snap"), snap);
+  writeFileSync(path.join(repo, "wasm/artifacts.sha256"), `${sha(mod)}  wasm/toolsearch.wasm\n${sha(snap)}  catalogs/dws/dws.snap\n`);
+
+  stage(pkg);
+  assert.ok(readFileSync(path.join(pkg, "toolsearch.wasm")).equals(mod));
+  assert.ok(readFileSync(path.join(pkg, "dws.snap")).equals(snap));
+  writeFileSync(path.join(pkg, "dws.snap"), "old snapshot"); // a stale copy is replaced
+  stage(pkg);
+  assert.ok(readFileSync(path.join(pkg, "dws.snap")).equals(snap));
+
+  // A module rebuilt without recording its hash is refused.
+  writeFileSync(path.join(repo, "wasm/toolsearch.wasm"), "\0asm other module");
+  assert.throws(() => stage(pkg), /wasm\/toolsearch\.wasm has SHA-256 \w+, but wasm\/artifacts\.sha256 records/);
+
+  // An unpacked tarball (no checkout around it): checked against the hash list it carries.
+  const unpacked = path.join(root, "unpacked", "package");
+  cpSync(pkg, unpacked, { recursive: true });
+  stage(unpacked);
+  writeFileSync(path.join(unpacked, "toolsearch.wasm"), "tampered");
+  assert.throws(() => stage(unpacked), /toolsearch\.wasm has SHA-256 \w+, but the package records \w+: it is not the committed file/);
+  unlinkSync(path.join(unpacked, "toolsearch.wasm"));
+  assert.throws(() => stage(unpacked), /toolsearch\.wasm is missing/);
 });
 
 test("exports", () => {
@@ -254,7 +292,7 @@ test("the npm tarball carries the licences, the README and the metadata", () => 
   const packed = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: PKG, encoding: "utf8" });
   assert.equal(packed.status, 0, packed.stderr);
   const files = new Set(JSON.parse(packed.stdout)[0].files.map((f) => f.path));
-  for (const f of ["LICENSE", "README.md", "data-licenses/dws/LICENSE", "data-licenses/dws/NOTICE", "toolsearch.wasm", "dws.snap", "package.json"]) {
+  for (const f of ["LICENSE", "README.md", "data-licenses/dws/LICENSE", "data-licenses/dws/NOTICE", "toolsearch.wasm", "dws.snap", "artifacts.sha256", "package.json"]) {
     assert.ok(files.has(f), `${f} is not in the tarball`);
   }
   assert.equal(readFileSync(path.join(PKG, "LICENSE"), "utf8"), readFileSync(path.join(REPO, "LICENSE"), "utf8"));
@@ -274,4 +312,20 @@ test("one runtime dependency, and engines covers the Node this runs on", () => {
   for (const dev of ["openai", "@anthropic-ai/sdk", "ai", "@openai/agents", "typescript", "playwright-core"]) {
     assert.ok(dev in pj.devDependencies && !(dev in pj.dependencies), `${dev} is for the tests only`);
   }
+});
+
+test("the host's limits and refusals are the module's (toolsift_limits)", async () => {
+  const limits = await toolsift.moduleLimits();
+  assert.equal(limits.maxRequestBytes, 65536);
+  assert.equal(limits.values.max_limit, 20);
+  assert.equal(limits.values.max_candidate_limit, 100);
+  for (const [key, what] of [["search_request_too_large", "tool-search.v1"], ["inspect_request_too_large", "schema-inspect.v1"],
+    ["provider_request_too_large", "provider"], ["request_too_large", "the"]]) {
+    const err = limits.refusal(key);
+    assert.ok(err instanceof ValidationError, key);
+    assert.equal(err.raw, `{"error":{"category":"validation","code":3,"message":"${what} request is larger than 65536 bytes","reason":"request_too_large"}}`);
+  }
+  assert.equal(limits.refusal("no_such_key").reason, "host_failure");
+  limits.check(65536, "search_request_too_large"); // exactly the limit passes
+  assert.throws(() => limits.check(65537, "search_request_too_large"), ValidationError);
 });

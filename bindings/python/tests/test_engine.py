@@ -315,3 +315,24 @@ def test_oversized_request_is_refused_before_the_instance() -> None:
             e.inspect_raw(inspect_over)
         assert from_module is not None and exc.value.raw == from_module
         assert b"schema-inspect.v1 request" in from_module
+
+
+def test_module_limits_are_the_modules() -> None:
+    """The host's limits and refusals come from the module (toolsift_limits),
+    not from constants here: core/wire's budgets, and for each refusal the
+    module's own error object."""
+    from toolsift._runtime import module_limits
+
+    limits = module_limits()
+    assert limits.max_request_bytes == 64 << 10
+    assert limits.values["max_limit"] == 20 and limits.values["max_candidate_limit"] == 100
+    for key, what in (("search_request_too_large", "tool-search.v1"), ("inspect_request_too_large", "schema-inspect.v1"),
+                      ("provider_request_too_large", "provider"), ("request_too_large", "the")):
+        err = limits.refusal(key)
+        assert isinstance(err, toolsift.ValidationError) and err.reason == "request_too_large"
+        assert err.raw == ('{"error":{"category":"validation","code":3,"message":"%s request is larger than 65536 bytes",'
+                           '"reason":"request_too_large"}}' % what).encode()
+    assert limits.refusal("no_such_key").reason == "host_failure"
+    limits.check(b"x" * limits.max_request_bytes, "search_request_too_large")  # exactly the limit passes
+    with pytest.raises(toolsift.ValidationError):
+        limits.check(b"x" * (limits.max_request_bytes + 1), "search_request_too_large")

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
+import shutil
 from importlib import resources
+from pathlib import Path
 
 import pytest
 import wasmtime
@@ -20,6 +24,66 @@ def test_packaged_files_are_byte_identical() -> None:
     for name in ("LICENSE", "NOTICE"):
         assert pkg.joinpath("data-licenses", "dws", name).read_bytes() == (REPO / "testdata" / "dws" / name).read_bytes()
     assert pkg.joinpath("py.typed").is_file()
+    # The hash list the build hook packaged is the committed one's.
+    recorded = dict(reversed(line.split("  ")) for line in (REPO / "wasm" / "artifacts.sha256").read_text().splitlines())
+    packaged = dict(reversed(line.split("  ")) for line in pkg.joinpath("artifacts.sha256").read_text().splitlines())
+    assert packaged == {"toolsearch.wasm": recorded["wasm/toolsearch.wasm"], "dws.snap": recorded["catalogs/dws/dws.snap"]}
+    assert hashlib.sha256(pkg.joinpath("toolsearch.wasm").read_bytes()).hexdigest() == packaged["toolsearch.wasm"]
+
+
+def _setup_module():
+    spec = importlib.util.spec_from_file_location("toolsift_setup", REPO / "bindings" / "python" / "setup.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _fake_checkout(root: Path, module: bytes, snap: bytes) -> Path:
+    """A checkout's layout with small stand-ins for the module and snapshot,
+    and their hash list as wasm/build.sh writes it."""
+    (root / "wasm").mkdir(parents=True)
+    (root / "catalogs" / "dws").mkdir(parents=True)
+    package = root / "bindings" / "python" / "src" / "toolsift"
+    package.mkdir(parents=True)
+    (root / "wasm" / "toolsearch.wasm").write_bytes(module)
+    (root / "catalogs" / "dws" / "dws.snap").write_bytes(snap)
+    (root / "wasm" / "artifacts.sha256").write_text(
+        f"{hashlib.sha256(module).hexdigest()}  wasm/toolsearch.wasm\n{hashlib.sha256(snap).hexdigest()}  catalogs/dws/dws.snap\n")
+    return package
+
+
+def test_build_hook_copies_and_checks_the_artifacts(tmp_path: Path) -> None:
+    """setup.py's build hook: copies from a checkout, refuses a file whose
+    bytes are not the recorded ones, and checks an unpacked sdist's copies."""
+    setup = _setup_module()
+    package = _fake_checkout(tmp_path / "repo", b"\0asm module", b"snapshot")
+    setup.stage_artifacts(package, tmp_path / "repo")
+    assert (package / "toolsearch.wasm").read_bytes() == b"\0asm module"
+    assert (package / "dws.snap").read_bytes() == b"snapshot"
+    assert "toolsearch.wasm" in (package / "artifacts.sha256").read_text()
+
+    # A stale copy in the package is replaced.
+    (package / "dws.snap").write_bytes(b"old snapshot")
+    setup.stage_artifacts(package, tmp_path / "repo")
+    assert (package / "dws.snap").read_bytes() == b"snapshot"
+
+    # A module rebuilt without recording its hash is refused, loudly.
+    (tmp_path / "repo" / "wasm" / "toolsearch.wasm").write_bytes(b"\0asm other module")
+    with pytest.raises(setup.ArtifactError, match="wasm/toolsearch.wasm has SHA-256 .* but wasm/artifacts.sha256 records"):
+        setup.stage_artifacts(package, tmp_path / "repo")
+
+    # An unpacked sdist (no checkout around it): its copies are checked
+    # against the hash list it carries.
+    sdist = tmp_path / "sdist" / "src" / "toolsift"
+    shutil.copytree(package, sdist)
+    setup.stage_artifacts(sdist, tmp_path / "sdist")
+    (sdist / "toolsearch.wasm").write_bytes(b"tampered")
+    with pytest.raises(setup.ArtifactError, match="toolsearch.wasm has SHA-256 .* it is not the committed file"):
+        setup.stage_artifacts(sdist, tmp_path / "sdist")
+    (sdist / "toolsearch.wasm").unlink()
+    with pytest.raises(setup.ArtifactError, match="toolsearch.wasm is missing"):
+        setup.stage_artifacts(sdist, tmp_path / "sdist")
 
 
 def test_module_version() -> None:

@@ -27,21 +27,28 @@ from typing import Any, BinaryIO, Dict, List, Optional, Sequence, Set
 
 from ._engine import Engine, module_version
 from ._errors import ToolsiftError, host_failure, validation
-
-#: wire.MaxRequestBytes: the most a request may hold.
-MAX_REQUEST_BYTES = 64 << 10
+from ._runtime import module_limits
 #: The most --snapshot reads (as wasmhost): no snapshot format limit is
 #: defined, and an instance cannot open one near its memory limit anyway.
 MAX_SNAPSHOT_FILE_BYTES = 1 << 30
-#: The Go CLI reads --batch lines through a bufio.Reader of
-#: MaxRequestBytes+2 bytes: a line (with its "\n") that does not fit is
-#: answered by the host; shorter lines go to the module (which refuses what
-#: is over MaxRequestBytes after "\r\n" is trimmed, with its own message).
-_BATCH_BUFFER = MAX_REQUEST_BYTES + 2
+
+
+def _max_request_bytes() -> int:
+    """The most a request may hold: the module's max_request_bytes."""
+    return module_limits().max_request_bytes
+
+
+def _batch_buffer() -> int:
+    """The Go CLI reads --batch lines through a bufio.Reader of
+    max_request_bytes+2 bytes: a line (with its "\n") that does not fit is
+    answered by the host; shorter lines go to the module (which refuses what
+    is over the limit after "\r\n" is trimmed, with its own message)."""
+    return _max_request_bytes() + 2
 
 
 def _too_large() -> ToolsiftError:
-    return validation("request_too_large", f"the request is larger than {MAX_REQUEST_BYTES} bytes")
+    """The module's words for a request line over the limit (toolsift_limits)."""
+    return module_limits().refusal("request_too_large")
 
 
 def _print_error(err: ToolsiftError) -> int:
@@ -52,8 +59,9 @@ def _print_error(err: ToolsiftError) -> int:
 
 
 def _read_request(stdin: BinaryIO) -> bytes:
-    data = stdin.read(MAX_REQUEST_BYTES + 1)
-    if len(data) > MAX_REQUEST_BYTES:
+    limit = _max_request_bytes()
+    data = stdin.read(limit + 1)
+    if len(data) > limit:
         raise _too_large()
     return data
 
@@ -128,14 +136,15 @@ def search_batch(engine: Engine, stdin: BinaryIO, stdout: BinaryIO) -> int:
     response or the compact error object (the module's bytes verbatim). A
     blank line is answered too (the module's invalid_request_json for an
     empty request), so output line n answers input line n."""
+    buffer = _batch_buffer()
     while True:
-        chunk = stdin.readline(_BATCH_BUFFER)
+        chunk = stdin.readline(buffer)
         if not chunk:
             return 0
-        if len(chunk) == _BATCH_BUFFER and not chunk.endswith(b"\n"):
+        if len(chunk) == buffer and not chunk.endswith(b"\n"):
             # The line does not fit the buffer: answer without holding it.
             while True:
-                rest = stdin.readline(_BATCH_BUFFER)
+                rest = stdin.readline(buffer)
                 if not rest or rest.endswith(b"\n"):
                     break
             answer = _too_large().raw

@@ -11,11 +11,10 @@ from typing import Any, Deque, Dict, List, Optional, Union
 from ._errors import EngineClosedError, ToolsiftError, validation
 from ._runtime import (
     DEFAULT_MEMORY_LIMIT,
-    MAX_REQUEST_BYTES,
     Instance,
     default_snapshot,
+    module_limits,
     one_shot,
-    request_too_large_error,
     runtime,
 )
 
@@ -30,11 +29,12 @@ SnapshotSource = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]"]
 _REQUEST_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
-def encode_request(request: Request, what: str = "tool-search.v1") -> bytes:
+def encode_request(request: Request, what: str = "search") -> bytes:
     """Request bytes: a dict is serialised compactly (UTF-8, no ASCII escaping);
     str is encoded as UTF-8; bytes-like are passed as they are. Over the
-    module's limit (64 KiB) it is refused here, before an instance is taken,
-    with the module's own error (``what`` names the wire version)."""
+    module's limit (toolsift_limits' max_request_bytes, 64 KiB) it is refused
+    here, before an instance is taken, with the module's own error
+    (``what``: "search" or "inspect")."""
     if isinstance(request, dict):
         data = _REQUEST_ENCODER.encode(request).encode("utf-8")
     elif isinstance(request, str):
@@ -43,8 +43,7 @@ def encode_request(request: Request, what: str = "tool-search.v1") -> bytes:
         data = bytes(request)
     else:
         raise TypeError(f"request must be a dict, str or bytes, not {type(request).__name__}")
-    if len(data) > MAX_REQUEST_BYTES:
-        raise request_too_large_error(what)
+    module_limits().check(data, what + "_request_too_large")
     return data
 
 
@@ -264,7 +263,7 @@ class Engine:
 
     def inspect_raw(self, request: Request) -> bytes:
         """The exact pretty schema-inspect.v1 response bytes (no newline)."""
-        data = encode_request(request, "schema-inspect.v1")
+        data = encode_request(request, "inspect")
         return self._with_instance(lambda inst: inst.inspect(data))
 
     def inspect(self, request: Request) -> Dict[str, Any]:

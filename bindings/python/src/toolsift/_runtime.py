@@ -18,22 +18,15 @@ from typing import Callable, Dict, List, Optional, Tuple
 import wasmtime
 
 from ._call import Export, exporter
-from ._errors import InternalError, ToolsiftError, catalog_too_large, decode_module_error, host_failure, validation
+from ._errors import InternalError, ToolsiftError, catalog_too_large, decode_module_error, host_failure
 
-__all__ = ["Runtime", "Instance", "runtime", "wasi_config", "module_bytes", "default_snapshot"]
+__all__ = ["Runtime", "Instance", "Limits", "runtime", "module_limits", "wasi_config", "module_bytes", "default_snapshot"]
 
 #: ABI version this binding speaks.
 ABI_VERSION = 1
 
 #: Default cap on each instance's linear memory (as the Go host: 512 MiB).
 DEFAULT_MEMORY_LIMIT = 512 << 20
-
-#: wire.MaxRequestBytes: the module refuses a search or inspect request
-#: larger than this. The host refuses it first, with the module's own words
-#: (request_too_large_error), so nothing is copied into an instance: a 60 MB
-#: request copied in grew the instance's memory for good, and under a small
-#: memory limit killed the instance instead of being refused.
-MAX_REQUEST_BYTES = 64 << 10
 
 _EXPORTS: Dict[str, Tuple[List[str], List[str]]] = {
     "toolsift_alloc": (["i32"], ["i32"]),
@@ -46,6 +39,7 @@ _EXPORTS: Dict[str, Tuple[List[str], List[str]]] = {
     "toolsift_search": (["i32", "i32", "i32", "i32"], ["i64"]),
     "toolsift_inspect": (["i32", "i32", "i32"], ["i64"]),
     "toolsift_build_snapshot": (["i32", "i32", "i32", "i32"], ["i64"]),
+    "toolsift_limits": ([], ["i64"]),
 }
 
 # Host-side failures from wasmtime during a call: the instance is unusable.
@@ -97,14 +91,40 @@ def _wasmtime_version() -> str:
         return "unknown"
 
 
-# Size of each instance's request buffer: the largest request the ABI takes.
-SCRATCH_BYTES = MAX_REQUEST_BYTES
+class Limits:
+    """What the module reports through ``toolsift_limits`` (wasm/ABI.md): its
+    budgets (``max_request_bytes`` and the others of core/wire, in
+    ``values``) and, for each request a host refuses in its place, the error
+    it would answer. The host refuses a request over ``max_request_bytes``
+    before copying it into an instance (a 60 MB request copied in grew the
+    instance's memory for good, and under a small memory limit killed it),
+    in the module's own words; nothing here repeats them."""
 
+    def __init__(self, payload: bytes) -> None:
+        import json
 
-def request_too_large_error(what: str) -> ToolsiftError:
-    """The module's refusal of an oversized request, word for word
-    (core/wire: "<version> request is larger than 65536 bytes")."""
-    return validation("request_too_large", f"{what} request is larger than {MAX_REQUEST_BYTES} bytes")
+        try:
+            doc = json.loads(payload)
+            self.max_request_bytes = int(doc["max_request_bytes"])
+            self._errors = {k: json.dumps(v, ensure_ascii=False, separators=(",", ":")).encode("utf-8") for k, v in doc["errors"].items()}
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise host_failure(f"module broke the ABI: toolsift_limits returned {payload[:200]!r}") from None
+        if self.max_request_bytes <= 0:
+            raise host_failure(f"module broke the ABI: toolsift_limits has max_request_bytes {self.max_request_bytes}")
+        self.values: Dict[str, int] = {k: v for k, v in doc.items() if isinstance(v, int)}
+
+    def refusal(self, key: str) -> ToolsiftError:
+        """The module's error ``errors.<key>`` (for example
+        ``search_request_too_large``), as a typed exception."""
+        payload = self._errors.get(key)
+        if payload is None:
+            return host_failure(f"module broke the ABI: toolsift_limits has no errors.{key}")
+        return decode_module_error(payload)
+
+    def check(self, data: bytes, key: str) -> None:
+        """Raise the module's refusal ``key`` if data is over the limit."""
+        if len(data) > self.max_request_bytes:
+            raise self.refusal(key)
 
 
 #: A copy into linear memory this large is split between threads.
@@ -192,6 +212,8 @@ class Runtime:
         linker = wasmtime.Linker(self.engine)
         linker.define_wasi()
         self.pre = linker.instantiate_pre(self.module)
+        #: The module's toolsift_limits, read by its first instance.
+        self.limits: Optional[Limits] = None
 
     def _compile(self, wasm: bytes, cache_dir: Optional[str]) -> wasmtime.Module:
         self.cache_path: Optional[str] = None
@@ -304,6 +326,15 @@ def runtime() -> Runtime:
     return _runtime
 
 
+def module_limits() -> Limits:
+    """The limits of the process's module (``toolsift_limits``), read once."""
+    rt = runtime()
+    if rt.limits is None:
+        Instance(rt)  # reads them; dropped at once
+    assert rt.limits is not None
+    return rt.limits
+
+
 class Instance:
     """One instantiated module in its own wasmtime Store.
 
@@ -361,14 +392,19 @@ class Instance:
         self._search = fns["toolsift_search"]
         self._inspect = fns["toolsift_inspect"]
         self._build = fns["toolsift_build_snapshot"]
+        # The module's limits, read by the runtime's first instance.
+        if rt.limits is None:
+            rt.limits = Limits(self._take(self._call(fns["toolsift_limits"])))
+        self.limits: Limits = rt.limits
         # One request buffer for the life of the instance: every search and
-        # Inspect request fits (the ABI refuses requests over 64 KiB anyway),
-        # so a search makes two calls (search, free the result) instead of
-        # four (with the alloc and free of a fresh request buffer).
-        self._scratch = self._call(self._alloc, SCRATCH_BYTES) & 0xFFFFFFFF
+        # Inspect request fits (the module refuses larger ones anyway), so a
+        # search makes two calls (search, free the result) instead of four
+        # (with the alloc and free of a fresh request buffer).
+        self._scratch_bytes = self.limits.max_request_bytes
+        self._scratch = self._call(self._alloc, self._scratch_bytes) & 0xFFFFFFFF
         if self._scratch == 0:
             self.broken = True
-            raise host_failure(f"module broke the ABI: toolsift_alloc({SCRATCH_BYTES}) returned 0")
+            raise host_failure(f"module broke the ABI: toolsift_alloc({self._scratch_bytes}) returned 0")
 
     # -- low level -------------------------------------------------------
 
@@ -425,7 +461,7 @@ class Instance:
     def _invoke(self, fn: Export, lead: Tuple[int, ...], bufs: Tuple[bytes, ...], trail: Tuple[int, ...] = ()) -> bytes:
         ptrs: List[int] = []
         params: List[int] = list(lead)
-        if len(bufs) == 1 and 0 < len(bufs[0]) <= SCRATCH_BYTES:
+        if len(bufs) == 1 and 0 < len(bufs[0]) <= self._scratch_bytes:
             # The module reads the request during the call only, so the
             # instance's scratch buffer can carry it. The buffer lies inside
             # memory (the module allocated it, and memory never shrinks), so
@@ -467,8 +503,8 @@ class Instance:
 
     def search(self, request: bytes, flags: int = 0) -> bytes:
         n = len(request)
-        if n > MAX_REQUEST_BYTES:
-            raise request_too_large_error("tool-search.v1")
+        if n > self._scratch_bytes:
+            raise self.limits.refusal("search_request_too_large")
         if 0 < n:
             # _invoke's scratch-buffer path, without its generality: this is
             # the call a search pays for.
@@ -477,8 +513,7 @@ class Instance:
         return self._invoke(self._search, (_to_i32(self.handle),), (request,), (flags,))
 
     def inspect(self, request: bytes) -> bytes:
-        if len(request) > MAX_REQUEST_BYTES:
-            raise request_too_large_error("schema-inspect.v1")
+        self.limits.check(request, "inspect_request_too_large")
         return self._invoke(self._inspect, (_to_i32(self.handle),), (request,))
 
     def version(self) -> bytes:

@@ -24,7 +24,7 @@ import wasmtime
 from ._call import Export, exporter
 from ._engine import Engine, _Generation
 from ._errors import host_failure, validation
-from ._runtime import DEFAULT_MEMORY_LIMIT, MAX_REQUEST_BYTES, Instance, runtime
+from ._runtime import DEFAULT_MEMORY_LIMIT, Instance, Limits, module_limits, runtime
 
 __all__ = [
     "ToolList",
@@ -58,6 +58,15 @@ class _Capturing:
     @property
     def pre(self) -> "_Capturing":
         return self
+
+    # Instance reads and records the module's limits on its runtime.
+    @property
+    def limits(self) -> Optional[Limits]:
+        return runtime().limits
+
+    @limits.setter
+    def limits(self, value: Limits) -> None:
+        runtime().limits = value
 
     def instantiate(self, store: wasmtime.Store) -> wasmtime.Instance:
         self.instance = self._pre.instantiate(store)
@@ -189,8 +198,7 @@ class ProviderEngine(Engine):
     def provider_raw(self, request: Union[Dict[str, Any], str, bytes]) -> bytes:
         """The module's exact JSON answer to one provider request (``{"op": ...}``)."""
         data = _json_bytes(request, "request")
-        if len(data) > MAX_REQUEST_BYTES:
-            raise validation("request_too_large", f"provider request is larger than {MAX_REQUEST_BYTES} bytes")
+        module_limits().check(data, "provider_request_too_large")
 
         def call(inst: Instance) -> bytes:
             fn = inst._provider["toolsift_provider"]  # type: ignore[attr-defined]
