@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 func benchSearch(b *testing.B, request string, opts ...Option) {
@@ -190,16 +190,16 @@ func BenchmarkCompileModule(b *testing.B) {
 	}
 }
 
-// BenchmarkWasmGenericProfiles: testdata.GenericBenchQueries, one per iteration in turn, through the module on
+// BenchmarkWasmGenericProfiles: fixtures.GenericBenchQueries, one per iteration in turn, through the module on
 // the LiveMCPBench MCP catalog under each generic profile:
 //
 //	go test -run '^$' -bench WasmGenericProfiles -count 6 ./hostapi/
 func BenchmarkWasmGenericProfiles(b *testing.B) {
-	queries := testdata.GenericBenchQueries
+	queries := fixtures.GenericBenchQueries
 	for _, g := range []struct {
 		name string
 		snap []byte
-	}{{"generic-v1", testdata.GenericV1Snapshot}, {"generic-v2", testdata.GenericSnapshot}} {
+	}{{"generic-v1", fixtures.GenericV1Snapshot}, {"generic-v2", fixtures.GenericSnapshot}} {
 		b.Run(g.name, func(b *testing.B) {
 			ctx := context.Background()
 			e, err := Open(ctx, g.snap, WithMaxInstances(1))

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/tetratelabs/wazero"
 
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // TestCorruptedCompilationCache: a compilation cache directory whose files
@@ -53,7 +53,7 @@ func TestCorruptedCompilationCache(t *testing.T) {
 			require.NoError(t, err)
 			defer cache.Close(ctx)
 			var failures []error
-			e, err := Open(ctx, testdata.DWSSnapshot, WithCompilationCache(cache),
+			e, err := Open(ctx, fixtures.DWSSnapshot, WithCompilationCache(cache),
 				WithCacheErrorHandler(func(err error) { failures = append(failures, err) }))
 			require.NoError(t, err)
 			defer e.Close(ctx)

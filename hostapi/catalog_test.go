@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolsift/toolsift/core/wire"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // A native build is the module's build: the same bytes from the same
@@ -21,17 +21,17 @@ import (
 // by the module here), and its view agrees with what the engine serving
 // it says.
 func TestNativeBuildAndViewAreTheModules(t *testing.T) {
-	generic, err := testdata.GenericMCPCatalog()
+	generic, err := fixtures.GenericMCPCatalog()
 	require.NoError(t, err)
 	snap, view, err := buildCatalog("mcp", generic)
 	require.NoError(t, err)
 	sum := sha256.Sum256(snap)
-	require.Equal(t, strings.TrimSpace(string(testdata.GenericV3SnapshotSHA256)), hex.EncodeToString(sum[:]))
+	require.Equal(t, strings.TrimSpace(string(fixtures.GenericV3SnapshotSHA256)), hex.EncodeToString(sum[:]))
 	require.Equal(t, 527, view.Len())
 
-	snap, view, err = buildCatalog("mcp", testdata.GitHubSlackMCP)
+	snap, view, err = buildCatalog("mcp", fixtures.GitHubSlackMCP)
 	require.NoError(t, err)
-	module, err := BuildSnapshot(context.Background(), "mcp", testdata.GitHubSlackMCP)
+	module, err := BuildSnapshot(context.Background(), "mcp", fixtures.GitHubSlackMCP)
 	require.NoError(t, err)
 	require.Equal(t, module, snap, "the native build differs from the module's")
 
@@ -53,7 +53,7 @@ func TestNativeBuildAndViewAreTheModules(t *testing.T) {
 // routes by: the canonical path, the product, the name on the server, the
 // safety and the input schema.
 func TestCatalogView(t *testing.T) {
-	_, view, err := buildCatalog("mcp", testdata.GitHubSlackMCP)
+	_, view, err := buildCatalog("mcp", fixtures.GitHubSlackMCP)
 	require.NoError(t, err)
 
 	var products []Product
@@ -117,7 +117,7 @@ func TestCatalogImportReport(t *testing.T) {
 	require.Equal(t, 1, view.Len())
 
 	// A DWS snapshot stores no report.
-	dws, err := DecodeCatalog(testdata.DWSSnapshot)
+	dws, err := DecodeCatalog(fixtures.DWSSnapshot)
 	require.NoError(t, err)
 	require.Equal(t, 0, dws.ToolsSkipped())
 	require.Equal(t, "", dws.ImportSummary())
@@ -145,9 +145,9 @@ func TestCatalogRefusals(t *testing.T) {
 		require.Error(t, err)
 		require.Contains(t, err.Error(), "("+tc.reason+")")
 	}
-	require.NoError(t, CheckCatalog("mcp", testdata.GitHubSlackMCP))
+	require.NoError(t, CheckCatalog("mcp", fixtures.GitHubSlackMCP))
 
-	snap, _, err := buildCatalog("mcp", testdata.GitHubSlackMCP)
+	snap, _, err := buildCatalog("mcp", fixtures.GitHubSlackMCP)
 	require.NoError(t, err)
 	for _, bad := range [][]byte{nil, []byte("not a snapshot"), snap[:len(snap)-1], flipped(snap, len(snap)/2)} {
 		_, err := DecodeCatalog(bad)
@@ -171,9 +171,9 @@ func TestEngineCatalogFollowsSwap(t *testing.T) {
 }
 
 func testEngineCatalogFollowsSwap(t *testing.T, kind EngineKind) {
-	snapA, viewA, err := buildCatalog("mcp", testdata.GitHubSlackMCP)
+	snapA, viewA, err := buildCatalog("mcp", fixtures.GitHubSlackMCP)
 	require.NoError(t, err)
-	snapB, viewB, err := buildCatalog("mcp", testdata.FilesystemMCP)
+	snapB, viewB, err := buildCatalog("mcp", fixtures.FilesystemMCP)
 	require.NoError(t, err)
 	sourceA, _ := viewA.Hashes()
 	sourceB, _ := viewB.Hashes()
@@ -250,7 +250,7 @@ func buildCatalog(format string, catalog []byte) ([]byte, *Catalog, error) {
 //
 //	go test ./hostapi -run '^$' -bench 'DecodeCatalog' -count 5
 func BenchmarkDecodeCatalog(b *testing.B) {
-	generic, err := testdata.GenericMCPCatalog()
+	generic, err := fixtures.GenericMCPCatalog()
 	require.NoError(b, err)
 	snap, _, err := buildCatalog("mcp", generic)
 	require.NoError(b, err)

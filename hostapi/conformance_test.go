@@ -9,8 +9,8 @@ import (
 	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/profile"
+	"github.com/toolsift/toolsift/internal/fixtures"
 	"github.com/toolsift/toolsift/internal/release"
-	"github.com/toolsift/toolsift/testdata"
 )
 
 // TestWasmSearchParity replays every golden search line through the native
@@ -127,7 +127,7 @@ func TestWasmInspectParity(t *testing.T) {
 	})
 }
 
-func matchesGolden(got answer, line testdata.GoldenLine, missingReason string) bool {
+func matchesGolden(got answer, line fixtures.GoldenLine, missingReason string) bool {
 	switch {
 	case line.Error != nil:
 		want := line.Error.Reason
@@ -145,7 +145,7 @@ func matchesGolden(got answer, line testdata.GoldenLine, missingReason string) b
 // the same bytes as the Go core's compile.Snapshot for the same catalog (and as
 // the committed default snapshot).
 func TestBuildSnapshotMatchesNative(t *testing.T) {
-	files, err := dws.FilesFromTarGz(testdata.DWSCatalog)
+	files, err := dws.FilesFromTarGz(fixtures.DWSCatalog)
 	require.NoError(t, err)
 	cat, err := dws.Import(files)
 	require.NoError(t, err)
@@ -154,7 +154,7 @@ func TestBuildSnapshotMatchesNative(t *testing.T) {
 	got := snapshotDWS(t)
 	require.Equal(t, len(want), len(got))
 	require.True(t, string(want) == string(got), "wasm and native snapshots differ")
-	require.True(t, string(testdata.DWSSnapshot) == string(got), "the committed catalogs/dws/dws.snap differs")
+	require.True(t, string(fixtures.DWSSnapshot) == string(got), "the committed catalogs/dws/dws.snap differs")
 
 	e := openSnapshot(t, got)
 	info := e.Info()

@@ -24,7 +24,7 @@ import (
 	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/wire"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // mixedRequests is a mix of searches (plain, filtered, decomposed, refused)
@@ -209,7 +209,7 @@ func TestBadSnapshots(t *testing.T) {
 // the JSON bundle form of the dws format ({"catalog.json":{…},"tools/…":{…}})
 // with catalog.json's recorded source_hash updated, and its native engine.
 func changedCatalog() ([]byte, *engine.Engine, error) {
-	files, err := dws.FilesFromTarGz(testdata.DWSCatalog)
+	files, err := dws.FilesFromTarGz(fixtures.DWSCatalog)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -402,7 +402,7 @@ func TestDeadlineInterruptible(t *testing.T) {
 	_, err = e.Inspect(canceled, []byte(`{}`))
 	require.ErrorIs(t, err, context.Canceled)
 	require.ErrorIs(t, e.Swap(canceled, snapshotDWS(t)), context.Canceled)
-	_, err = BuildSnapshot(canceled, "dws", testdata.DWSCatalog)
+	_, err = BuildSnapshot(canceled, "dws", fixtures.DWSCatalog)
 	require.ErrorIs(t, err, context.Canceled)
 	_, err = Open(expired, snapshotDWS(t))
 	require.ErrorIs(t, err, context.DeadlineExceeded)
@@ -412,7 +412,7 @@ func TestDeadlineInterruptible(t *testing.T) {
 	start := time.Now()
 	ctx, cancel3 := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel3()
-	_, err = BuildSnapshot(ctx, "dws", testdata.DWSCatalog, WithInterruptibleCalls())
+	_, err = BuildSnapshot(ctx, "dws", fixtures.DWSCatalog, WithInterruptibleCalls())
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	buildTime := time.Since(start)
 	require.Less(t, buildTime, 5*time.Second, "the call was not interrupted")
@@ -561,7 +561,7 @@ func TestDeadlineStopsBuildSnapshot(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	start := time.Now()
-	_, err = BuildSnapshot(ctx, "dws", testdata.DWSCatalog)
+	_, err = BuildSnapshot(ctx, "dws", fixtures.DWSCatalog)
 	returnedAfter := time.Since(start)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	// The build takes about 3.4 s on the machine these figures come from.
@@ -797,7 +797,7 @@ func TestWASICallGaps(t *testing.T) {
 	builder, err := mr.instantiate(ctx)
 	require.NoError(t, err)
 	stage("build the DWS snapshot", func() error {
-		_, err := builder.buildSnapshot(ctx, "dws", testdata.DWSCatalog)
+		_, err := builder.buildSnapshot(ctx, "dws", fixtures.DWSCatalog)
 		return err
 	})
 }
@@ -806,7 +806,7 @@ func TestWASICallGaps(t *testing.T) {
 // instance's memory is the typed catalog_too_large naming the limit, not a
 // raw trap (issue 17: 15,000 MCP tools under the default limit trapped).
 func TestBuildSnapshotTooLargeForTheMemoryLimit(t *testing.T) {
-	_, err := BuildSnapshot(context.Background(), "dws", testdata.DWSCatalog, WithMemoryLimit(48<<20))
+	_, err := BuildSnapshot(context.Background(), "dws", fixtures.DWSCatalog, WithMemoryLimit(48<<20))
 	var typed *wire.Error
 	require.ErrorAs(t, err, &typed)
 	require.Equal(t, "catalog_too_large", typed.Reason)

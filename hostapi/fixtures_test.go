@@ -13,13 +13,13 @@ import (
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/wire"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // dwsSnapshot is the DWS catalog's snapshot, built by the module itself
 // (about 20 s in wasm: it imports, tokenises and indexes 1,122 tools).
 var dwsSnapshot = sync.OnceValues(func() ([]byte, error) {
-	return BuildSnapshot(context.Background(), "dws", testdata.DWSCatalog)
+	return BuildSnapshot(context.Background(), "dws", fixtures.DWSCatalog)
 })
 
 func snapshotDWS(t testing.TB) []byte {
@@ -31,7 +31,7 @@ func snapshotDWS(t testing.TB) []byte {
 
 // nativeDWS is the reference: the Go core engine over the same catalog.
 var nativeDWS = sync.OnceValues(func() (*engine.Engine, error) {
-	cat, err := testdata.DWS()
+	cat, err := fixtures.DWS()
 	if err != nil {
 		return nil, err
 	}
@@ -59,15 +59,15 @@ func openSnapshot(t testing.TB, snap []byte, opts ...Option) *Engine {
 	return e
 }
 
-func readGolden(t testing.TB, name string) []testdata.GoldenLine {
+func readGolden(t testing.TB, name string) []fixtures.GoldenLine {
 	t.Helper()
-	lines, err := testdata.GoldenLines(name)
+	lines, err := fixtures.GoldenLines(name)
 	require.NoError(t, err)
 	return lines
 }
 
 // withVersion returns a golden line's request as a tool-search.v1 request.
-func withVersion(t testing.TB, line testdata.GoldenLine) []byte {
+func withVersion(t testing.TB, line fixtures.GoldenLine) []byte {
 	t.Helper()
 	request, err := line.SearchRequest()
 	require.NoError(t, err)

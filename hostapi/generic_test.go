@@ -12,7 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // genericVector is one line of testdata/generic/golden.jsonl.
@@ -34,21 +34,21 @@ type genericVector struct {
 func TestGenericCatalogParity(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, kind EngineKind) {
 		ctx := context.Background()
-		catalogJSON, err := testdata.GenericMCPCatalog()
+		catalogJSON, err := fixtures.GenericMCPCatalog()
 		require.NoError(t, err)
 		built, err := BuildSnapshot(ctx, "mcp", catalogJSON, WithEngine(kind))
 		require.NoError(t, err)
 		sum := sha256.Sum256(built)
-		require.Equal(t, strings.TrimSpace(string(testdata.GenericV3SnapshotSHA256)), hex.EncodeToString(sum[:]), "the %s engine built a different generic snapshot", kind)
+		require.Equal(t, strings.TrimSpace(string(fixtures.GenericV3SnapshotSHA256)), hex.EncodeToString(sum[:]), "the %s engine built a different generic snapshot", kind)
 
 		for _, g := range []struct {
 			profile  string
 			snapshot []byte
 			golden   []byte
 		}{
-			{"generic-v3", built, testdata.GenericV3Golden},
-			{"generic-v2", testdata.GenericSnapshot, testdata.GenericGolden},
-			{"generic-v1", testdata.GenericV1Snapshot, testdata.GenericV1Golden},
+			{"generic-v3", built, fixtures.GenericV3Golden},
+			{"generic-v2", fixtures.GenericSnapshot, fixtures.GenericGolden},
+			{"generic-v1", fixtures.GenericV1Snapshot, fixtures.GenericV1Golden},
 		} {
 			t.Run(g.profile, func(t *testing.T) {
 				e := openSnapshot(t, g.snapshot, WithEngine(kind))

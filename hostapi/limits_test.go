@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolsift/toolsift/core/wire"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // TestOversizedRequestIsNotCopied: a 60 MB request to an instance capped at
@@ -18,7 +18,7 @@ import (
 // answers. Every request path is covered: Search, SearchExplain, Inspect.
 func TestOversizedRequestIsNotCopied(t *testing.T) {
 	ctx := context.Background()
-	e := openSnapshot(t, testdata.DWSSnapshot, WithMaxInstances(1), WithMemoryLimit(48<<20))
+	e := openSnapshot(t, fixtures.DWSSnapshot, WithMaxInstances(1), WithMemoryLimit(48<<20))
 	good, err := e.Search(ctx, []byte(chineseQuery))
 	require.NoError(t, err)
 	created := e.created.Load()

@@ -7,14 +7,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolsift/toolsift/core/wire"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // The host refuses oversized requests with what the module reports
 // (toolsift_limits), which is core/wire's budget and wording; a request of
 // exactly the limit is the module's to answer.
 func TestModuleLimitsAreRead(t *testing.T) {
-	e := openSnapshot(t, testdata.DWSSnapshot, WithMaxInstances(1))
+	e := openSnapshot(t, fixtures.DWSSnapshot, WithMaxInstances(1))
 	l := e.mr.limits.Load()
 	require.NotNil(t, l, "the first instance did not read toolsift_limits")
 	require.Equal(t, wire.MaxRequestBytes, l.maxRequestBytes)
@@ -40,7 +40,7 @@ func TestOversizedRequestsAreRefusedAlikeByBothEngines(t *testing.T) {
 	big := make([]byte, wire.MaxRequestBytes+1)
 	answers := map[EngineKind][3]string{}
 	forEachEngine(t, func(t *testing.T, kind EngineKind) {
-		e := openSnapshot(t, testdata.DWSSnapshot, WithEngine(kind))
+		e := openSnapshot(t, fixtures.DWSSnapshot, WithEngine(kind))
 		var got [3]string
 		for i, call := range []func() ([]byte, error){
 			func() ([]byte, error) { return e.Search(ctx, big) },

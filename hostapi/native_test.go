@@ -15,7 +15,7 @@ import (
 
 	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/wire"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 func readTestdata(t *testing.T, path ...string) []byte {
@@ -30,7 +30,7 @@ func readTestdata(t *testing.T, path ...string) []byte {
 // format, and refuses a bad catalog with the module's typed error.
 func TestNativeBuildMatchesModule(t *testing.T) {
 	ctx := context.Background()
-	generic, err := testdata.GenericMCPCatalog()
+	generic, err := fixtures.GenericMCPCatalog()
 	require.NoError(t, err)
 	cases := []struct{ name, format string }{
 		{"dws catalog.tar.gz", "dws"},
@@ -44,7 +44,7 @@ func TestNativeBuildMatchesModule(t *testing.T) {
 		{"MetaTool BEIR sample", "beir"},
 	}
 	inputs := [][]byte{
-		testdata.DWSCatalog, generic, testdata.GitHubSlackMCP,
+		fixtures.DWSCatalog, generic, fixtures.GitHubSlackMCP,
 		readTestdata(t, "testdata", "openapi", "galaxy-3.1.yaml"),
 		readTestdata(t, "testdata", "openapi", "petstore-swagger2.json"),
 		readTestdata(t, "testdata", "provider", "openai-tools.json"),
@@ -59,7 +59,7 @@ func TestNativeBuildMatchesModule(t *testing.T) {
 			var module []byte
 			if c.format == "dws" {
 				module = snapshotDWS(t) // built by the module once for the package's tests
-				require.True(t, bytes.Equal(testdata.DWSSnapshot, native), "the committed DWS snapshot differs from the native build")
+				require.True(t, bytes.Equal(fixtures.DWSSnapshot, native), "the committed DWS snapshot differs from the native build")
 			} else {
 				module, err = BuildSnapshot(ctx, c.format, inputs[i])
 				require.NoError(t, err)
@@ -70,7 +70,7 @@ func TestNativeBuildMatchesModule(t *testing.T) {
 	}
 
 	// A DWS dump directory, bundled, builds the same snapshot as the archive.
-	files, err := dws.FilesFromTarGz(testdata.DWSCatalog)
+	files, err := dws.FilesFromTarGz(fixtures.DWSCatalog)
 	require.NoError(t, err)
 	dump := fstest.MapFS{}
 	for name, data := range files {
@@ -80,7 +80,7 @@ func TestNativeBuildMatchesModule(t *testing.T) {
 	require.NoError(t, err)
 	fromDir, err := BuildSnapshot(ctx, "dws", bundle, WithEngine(NativeEngine))
 	require.NoError(t, err)
-	require.True(t, bytes.Equal(testdata.DWSSnapshot, fromDir), "the dump directory built a different snapshot")
+	require.True(t, bytes.Equal(fixtures.DWSSnapshot, fromDir), "the dump directory built a different snapshot")
 
 	for _, bad := range []struct{ format, catalog, reason string }{
 		{"mcp", `{"tools":3}`, "invalid_catalog"},
@@ -103,13 +103,13 @@ func TestNativeBuildMatchesModule(t *testing.T) {
 // report is given, the module refuses them (its build takes none).
 func TestNativeImportOptions(t *testing.T) {
 	ctx := context.Background()
-	_, err := BuildSnapshot(ctx, "mcp", testdata.GitHubSlackMCP, WithProfile("generic-v1"))
+	_, err := BuildSnapshot(ctx, "mcp", fixtures.GitHubSlackMCP, WithProfile("generic-v1"))
 	var werr *wire.Error
 	require.ErrorAs(t, err, &werr)
 	require.Equal(t, "unsupported_option", werr.Reason)
 
 	var report *ImportReport
-	snap, err := BuildSnapshot(ctx, "mcp", testdata.GitHubSlackMCP, WithEngine(NativeEngine),
+	snap, err := BuildSnapshot(ctx, "mcp", fixtures.GitHubSlackMCP, WithEngine(NativeEngine),
 		WithProfile("generic-v1"), WithImportReport(func(r *ImportReport) { report = r }))
 	require.NoError(t, err)
 	require.NotNil(t, report)
@@ -121,7 +121,7 @@ func TestNativeImportOptions(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(stored), `"format":"mcp"`)
 
-	_, err = BuildSnapshot(ctx, "mcp", testdata.GitHubSlackMCP, WithEngine(NativeEngine), WithProfile("nope"))
+	_, err = BuildSnapshot(ctx, "mcp", fixtures.GitHubSlackMCP, WithEngine(NativeEngine), WithProfile("nope"))
 	require.ErrorAs(t, err, &werr)
 	require.Equal(t, "invalid_catalog", werr.Reason)
 	require.Contains(t, werr.Message, `unknown profile "nope"`)
@@ -134,7 +134,7 @@ func TestNativeImportOptions(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(out), `"canonical_path":"weather.`)
 
-	stored, err = StoredImportReport(testdata.DWSSnapshot)
+	stored, err = StoredImportReport(fixtures.DWSSnapshot)
 	require.NoError(t, err)
 	require.Nil(t, stored, "a DWS snapshot stores no report")
 	_, err = StoredImportReport([]byte("garbage"))
@@ -217,12 +217,12 @@ func TestNativeBuildStopsWithContext(t *testing.T) {
 	defer cancel()
 	timer := time.AfterFunc(5*time.Millisecond, cancel)
 	defer timer.Stop()
-	_, err := BuildSnapshot(ctx, "dws", testdata.DWSCatalog, WithEngine(NativeEngine))
+	_, err := BuildSnapshot(ctx, "dws", fixtures.DWSCatalog, WithEngine(NativeEngine))
 	require.ErrorIs(t, err, context.Canceled)
 
-	_, err = BuildSnapshot(ctx, "mcp", testdata.GitHubSlackMCP, WithEngine(NativeEngine))
+	_, err = BuildSnapshot(ctx, "mcp", fixtures.GitHubSlackMCP, WithEngine(NativeEngine))
 	require.ErrorIs(t, err, context.Canceled, "a done context refuses at once")
-	_, err = FromMCPTools(ctx, testdata.GitHubSlackMCP, WithEngine(NativeEngine))
+	_, err = FromMCPTools(ctx, fixtures.GitHubSlackMCP, WithEngine(NativeEngine))
 	require.ErrorIs(t, err, context.Canceled)
 }
 

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/tetratelabs/wazero"
 
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // TestOneShotRuntimeIsKeptPerConfiguration: one-shot calls of one
@@ -46,7 +46,7 @@ func TestOneShotRuntimeIsKeptPerConfiguration(t *testing.T) {
 // build alone.
 func TestConcurrentBuildsShareARuntime(t *testing.T) {
 	ctx := context.Background()
-	want, err := BuildSnapshot(ctx, "mcp", testdata.GitHubSlackMCP)
+	want, err := BuildSnapshot(ctx, "mcp", fixtures.GitHubSlackMCP)
 	require.NoError(t, err)
 	var wg sync.WaitGroup
 	got := make([][]byte, 4)
@@ -55,7 +55,7 @@ func TestConcurrentBuildsShareARuntime(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got[i], errs[i] = BuildSnapshot(ctx, "mcp", testdata.GitHubSlackMCP)
+			got[i], errs[i] = BuildSnapshot(ctx, "mcp", fixtures.GitHubSlackMCP)
 		}()
 	}
 	wg.Wait()

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolsift/toolsift/core/compile"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // TestModuleMatchesNativeOnRandomQueries (both engines): the golden vectors fix the
@@ -18,11 +18,11 @@ import (
 // scoring the same way.)
 func TestModuleMatchesNativeOnRandomQueries(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, kind EngineKind) {
-		native, err := compile.Open(testdata.GenericSnapshot)
+		native, err := compile.Open(fixtures.GenericSnapshot)
 		require.NoError(t, err)
 		nativeExplain := native.WithExplain(true)
-		module := openSnapshot(t, testdata.GenericSnapshot, WithEngine(kind))
-		requests, err := testdata.RandomSearchRequests(native.Catalog(), 300, 3)
+		module := openSnapshot(t, fixtures.GenericSnapshot, WithEngine(kind))
+		requests, err := fixtures.RandomSearchRequests(native.Catalog(), 300, 3)
 		require.NoError(t, err)
 		ctx := context.Background()
 		for _, body := range requests {

@@ -19,7 +19,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	experimentalsock "github.com/tetratelabs/wazero/experimental/sock"
 
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // TestModuleImports pins what the module may ask of its host: WASI preview 1
@@ -142,7 +142,7 @@ func TestDeterministicAcrossClocksAndRandomness(t *testing.T) {
 	t.Logf("%d answers compared across 4 clock/randomness configurations: all identical", compared)
 
 	// Building a snapshot does not depend on them either.
-	snap2, err := BuildSnapshot(ctx, "dws", testdata.DWSCatalog, withModuleConfig(fakeClocks(99, 1_000_003)))
+	snap2, err := BuildSnapshot(ctx, "dws", fixtures.DWSCatalog, withModuleConfig(fakeClocks(99, 1_000_003)))
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(snap, snap2), "snapshot bytes depend on the clock or randomness")
 }
@@ -166,7 +166,7 @@ func TestLinearMemory(t *testing.T) {
 	in, err := mr.instantiate(ctx)
 	require.NoError(t, err)
 	fresh := in.mem.Size()
-	_, err = in.buildSnapshot(ctx, "dws", testdata.DWSCatalog)
+	_, err = in.buildSnapshot(ctx, "dws", fixtures.DWSCatalog)
 	require.NoError(t, err)
 	t.Logf("linear memory: fresh instance %.1f MiB; DWS snapshot open %.1f MiB; after a workflow search %.1f MiB; after building the DWS snapshot %.1f MiB",
 		mib(fresh), mib(afterOpen), mib(afterSearch), mib(in.mem.Size()))

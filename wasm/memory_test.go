@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // TestMemoryStaysBoundedWhileServing opens the DWS snapshot in a fresh
@@ -16,7 +16,7 @@ import (
 // what ABI.md tells hosts to allow.
 func TestMemoryStaysBoundedWhileServing(t *testing.T) {
 	a := newABI(t)
-	sp, sn := a.in(testdata.DWSSnapshot)
+	sp, sn := a.in(fixtures.DWSSnapshot)
 	start := time.Now()
 	status, handle := a.result(a.call("toolsift_open", sp, sn))
 	require.Equal(t, byte(0), status)

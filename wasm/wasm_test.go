@@ -13,8 +13,8 @@ import (
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/profile"
+	"github.com/toolsift/toolsift/internal/fixtures"
 	"github.com/toolsift/toolsift/internal/release"
-	"github.com/toolsift/toolsift/testdata"
 	"github.com/toolsift/toolsift/wasm"
 )
 
@@ -69,7 +69,7 @@ func TestABIEndToEnd(t *testing.T) {
 	require.JSONEq(t, `{"abi":1,"module":"toolsift","version":"`+release.Version+`","snapshot_format":6,"profiles":["dws-v1","generic-v1","generic-v2","generic-v3"],"formats":["dws","toolsift","mcp","openai","anthropic","beir","openapi"]}`, string(version))
 
 	fp, fn := a.in([]byte("dws"))
-	cp, cn := a.in(testdata.DWSCatalog)
+	cp, cn := a.in(fixtures.DWSCatalog)
 	status, snap := a.result(a.call("toolsift_build_snapshot", fp, fn, cp, cn))
 	require.Equal(t, byte(0), status, string(snap))
 
@@ -79,7 +79,7 @@ func TestABIEndToEnd(t *testing.T) {
 	h := uint64(binary.LittleEndian.Uint32(handle))
 	require.NotZero(t, h)
 
-	files, err := dws.FilesFromTarGz(testdata.DWSCatalog)
+	files, err := dws.FilesFromTarGz(fixtures.DWSCatalog)
 	require.NoError(t, err)
 	cat, err := dws.Import(files)
 	require.NoError(t, err)
@@ -157,13 +157,13 @@ func TestOpenOwned(t *testing.T) {
 	request := []byte(`{"version":"tool-search.v1","query":"给群里发文件并确认消息已读"}`)
 	rp, rn := a.in(request)
 
-	sp, sn := a.in(testdata.DWSSnapshot)
+	sp, sn := a.in(fixtures.DWSSnapshot)
 	status, handle := a.result(a.call("toolsift_open", sp, sn))
 	require.Equal(t, byte(0), status)
 	status, want := a.result(a.call("toolsift_search", uint64(binary.LittleEndian.Uint32(handle)), rp, rn, 0))
 	require.Equal(t, byte(0), status)
 
-	op, on := a.in(testdata.DWSSnapshot)
+	op, on := a.in(fixtures.DWSSnapshot)
 	status, handle = a.result(a.call("toolsift_open_owned", op, on))
 	require.Equal(t, byte(0), status, string(handle))
 	owned := uint64(binary.LittleEndian.Uint32(handle))
@@ -177,7 +177,7 @@ func TestOpenOwned(t *testing.T) {
 
 	// A refused snapshot is the module's too, and the open engines are
 	// untouched.
-	corrupt := append([]byte(nil), testdata.DWSSnapshot...)
+	corrupt := append([]byte(nil), fixtures.DWSSnapshot...)
 	corrupt[len(corrupt)/2] ^= 1
 	cp, cn := a.in(corrupt)
 	status, body = a.result(a.call("toolsift_open_owned", cp, cn))
@@ -209,7 +209,7 @@ func BenchmarkABIOpenAndSearch(b *testing.B) {
 	a := newABI(t)
 	a.t = t
 	fp, fn := a.in([]byte("dws"))
-	cp, cn := a.in(testdata.DWSCatalog)
+	cp, cn := a.in(fixtures.DWSCatalog)
 	_, snap := a.result(a.call("toolsift_build_snapshot", fp, fn, cp, cn))
 	sp, sn := a.in(snap)
 	b.Run("open", func(b *testing.B) {

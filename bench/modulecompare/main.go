@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/toolsift/toolsift/hostapi"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 func main() {
@@ -41,7 +41,7 @@ func main() {
 	for i, path := range flag.Args() {
 		module, err := os.ReadFile(path)
 		if err == nil {
-			engines[i], err = hostapi.Open(ctx, testdata.DWSSnapshot, hostapi.WithModule(module), hostapi.WithMaxInstances(1))
+			engines[i], err = hostapi.Open(ctx, fixtures.DWSSnapshot, hostapi.WithModule(module), hostapi.WithMaxInstances(1))
 		}
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", path, err)

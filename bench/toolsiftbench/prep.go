@@ -25,8 +25,8 @@ import (
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
+	"github.com/toolsift/toolsift/internal/fixtures"
 	"github.com/toolsift/toolsift/internal/quality"
-	"github.com/toolsift/toolsift/testdata"
 )
 
 // The largest public corpus in ../shared/data/bench by tool count, and the
@@ -100,7 +100,7 @@ type labelled struct {
 }
 
 func exportDWS(out string) (*labelled, error) {
-	body, werr := snapshot.Decode(testdata.DWSSnapshot)
+	body, werr := snapshot.Decode(fixtures.DWSSnapshot)
 	if werr != nil {
 		return nil, werr
 	}
@@ -132,7 +132,7 @@ func exportDWS(out string) (*labelled, error) {
 		queries[i] = harness.Query{Text: c.Query, Gold: map[string]int{c.Tool: 1}}
 	}
 	meta := Meta{Name: "dws", Title: "DWS", Source: "testdata/dws (embedded)", QuerySet: "DWS intents (use_when sentences within the query budget)"}
-	return &labelled{&body.Catalog, queries}, export(out, &meta, testdata.DWSSnapshot, &body.Catalog, body.Profile, queries, buildMs)
+	return &labelled{&body.Catalog, queries}, export(out, &meta, fixtures.DWSSnapshot, &body.Catalog, body.Profile, queries, buildMs)
 }
 
 func exportBenchmark(out, name, dir string) (*labelled, error) {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // requireErrorLine checks the README's error contract: stderr is one
@@ -153,7 +153,7 @@ func TestSnapshotReadIsBounded(t *testing.T) {
 	}
 	// A good snapshot file is still read.
 	good := filepath.Join(dir, "dws.snap")
-	require.NoError(t, os.WriteFile(good, testdata.DWSSnapshot, 0o644))
+	require.NoError(t, os.WriteFile(good, fixtures.DWSSnapshot, 0o644))
 	code, _, stderr := runCLI(t, "", "search", "--engine", "native", "--snapshot", good, "--query", "q")
 	require.Equal(t, 0, code, stderr)
 }

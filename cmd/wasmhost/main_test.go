@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
@@ -130,7 +130,7 @@ func TestEnginesAgreeOnBatch(t *testing.T) {
 	var input strings.Builder
 	lines := 0
 	for _, name := range []string{"misc.jsonl.gz", "workflows.jsonl.gz", "intent_use_when.jsonl.gz"} {
-		data, err := testdata.ReadGolden(name)
+		data, err := fixtures.ReadGolden(name)
 		require.NoError(t, err)
 		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 			var golden struct {
@@ -165,7 +165,7 @@ func TestSnapshotBuildIsTheSameOnBothEngines(t *testing.T) {
 		require.Equal(t, 0, code, stderr)
 		got, err := os.ReadFile(out)
 		require.NoError(t, err)
-		require.True(t, bytes.Equal(testdata.DWSSnapshot, got), "%s engine built different bytes", engine)
+		require.True(t, bytes.Equal(fixtures.DWSSnapshot, got), "%s engine built different bytes", engine)
 	}
 }
 

@@ -8,14 +8,14 @@ import (
 
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/snapshot"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // storedLists is every stored parameter list of the DWS and generic test
 // snapshots.
 func storedLists(t testing.TB) [][]byte {
 	var lists [][]byte
-	for _, snap := range [][]byte{testdata.DWSSnapshot, testdata.GenericSnapshot} {
+	for _, snap := range [][]byte{fixtures.DWSSnapshot, fixtures.GenericSnapshot} {
 		body, err := snapshot.Decode(snap)
 		require.NoError(t, err)
 		for p := range body.Catalog.Products {

@@ -15,7 +15,7 @@ import (
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // TestCommittedSnapshotsRebuildByteForByte: building the DWS catalog and
@@ -24,19 +24,19 @@ import (
 // that splitting the format (core/snapshot) from building (this package)
 // changed no snapshot any host reads.
 func TestCommittedSnapshotsRebuildByteForByte(t *testing.T) {
-	dws, _, err := compile.FromCatalog("dws", testdata.DWSCatalog, importer.Options{})
+	dws, _, err := compile.FromCatalog("dws", fixtures.DWSCatalog, importer.Options{})
 	require.NoError(t, err)
-	require.True(t, bytes.Equal(testdata.DWSSnapshot, dws), "catalogs/dws/dws.snap")
+	require.True(t, bytes.Equal(fixtures.DWSSnapshot, dws), "catalogs/dws/dws.snap")
 
-	generic, err := testdata.GenericMCPCatalog()
+	generic, err := fixtures.GenericMCPCatalog()
 	require.NoError(t, err)
 	for _, c := range []struct {
 		profile string
 		want    []byte // the snapshot, or the hex of its SHA-256 and a newline
 	}{
-		{"generic-v1", testdata.GenericV1Snapshot},
-		{"generic-v2", testdata.GenericSnapshot},
-		{"generic-v3", testdata.GenericV3SnapshotSHA256},
+		{"generic-v1", fixtures.GenericV1Snapshot},
+		{"generic-v2", fixtures.GenericSnapshot},
+		{"generic-v3", fixtures.GenericV3SnapshotSHA256},
 	} {
 		snap, report, err := compile.FromCatalog("mcp", generic, importer.Options{Profile: c.profile})
 		require.NoError(t, err)
@@ -64,7 +64,7 @@ func TestCommittedSnapshotsRebuildByteForByte(t *testing.T) {
 
 // TestDWSStoresNoReport: the DWS import's report is returned, not stored.
 func TestDWSStoresNoReport(t *testing.T) {
-	body, err := snapshot.Decode(testdata.DWSSnapshot)
+	body, err := snapshot.Decode(fixtures.DWSSnapshot)
 	require.NoError(t, err)
 	require.Empty(t, body.Report)
 	report, err := compile.Report(body)
@@ -76,7 +76,7 @@ func TestDWSStoresNoReport(t *testing.T) {
 // MessagePack value but no report passes the format and is refused when
 // read, as an invalid snapshot.
 func TestDamagedReportIsInvalidSnapshot(t *testing.T) {
-	body, err := snapshot.Decode(testdata.GenericSnapshot)
+	body, err := snapshot.Decode(fixtures.GenericSnapshot)
 	require.NoError(t, err)
 	report := bytes.Clone(body.Report)
 	for name, damaged := range map[string][]byte{
@@ -114,7 +114,7 @@ func TestDamagedReportIsInvalidSnapshot(t *testing.T) {
 // Snapshot of its catalog), WithCheckpoint is called and changes no byte,
 // snapshot.Owned opens the same engine.
 func TestOptionsAreTheOldPairs(t *testing.T) {
-	cat, p, report, err := importer.ImportWith("mcp", testdata.GitHubSlackMCP, importer.Options{})
+	cat, p, report, err := importer.ImportWith("mcp", fixtures.GitHubSlackMCP, importer.Options{})
 	require.NoError(t, err)
 	plain, err := compile.Snapshot(cat, p)
 	require.NoError(t, err)
@@ -150,7 +150,7 @@ func TestOptionsAreTheOldPairs(t *testing.T) {
 func TestOpenRunsCallersThenFirst(t *testing.T) {
 	refused := wire.Validation("refused", "the caller refused this snapshot")
 	var seen string
-	e, err := compile.Open(testdata.DWSSnapshot, snapshot.Then(func(body *snapshot.Body) error {
+	e, err := compile.Open(fixtures.DWSSnapshot, snapshot.Then(func(body *snapshot.Body) error {
 		seen = body.Profile
 		return refused
 	}))

@@ -7,7 +7,7 @@ import (
 	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/wire"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // The benchmarks of issue #2, on the DWS catalog (1,122 tools):
@@ -48,7 +48,7 @@ func benchmarkSearch(b *testing.B, e *engine.Engine, request wire.SearchRequest)
 // BenchmarkBuildIndex measures engine construction from an imported catalog:
 // tokenizing every field of every tool and building the inverted index.
 func BenchmarkBuildIndex(b *testing.B) {
-	files, err := dws.FilesFromTarGz(testdata.DWSCatalog)
+	files, err := dws.FilesFromTarGz(fixtures.DWSCatalog)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,11 +10,11 @@ import (
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/wire"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 var dwsEngine = sync.OnceValues(func() (*engine.Engine, error) {
-	cat, err := testdata.DWS()
+	cat, err := fixtures.DWS()
 	if err != nil {
 		return nil, err
 	}
@@ -28,14 +28,14 @@ func newDWSEngine(t testing.TB) *engine.Engine {
 	return e
 }
 
-func readGolden(t testing.TB, name string) []testdata.GoldenLine {
+func readGolden(t testing.TB, name string) []fixtures.GoldenLine {
 	t.Helper()
-	lines, err := testdata.GoldenLines(name)
+	lines, err := fixtures.GoldenLines(name)
 	require.NoError(t, err)
 	return lines
 }
 
-func withVersion(t testing.TB, line testdata.GoldenLine) []byte {
+func withVersion(t testing.TB, line fixtures.GoldenLine) []byte {
 	t.Helper()
 	request, err := line.SearchRequest()
 	require.NoError(t, err)

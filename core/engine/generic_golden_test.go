@@ -18,7 +18,7 @@ import (
 
 	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/importer"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 var update = flag.Bool("update", false, "rewrite the snapshots and golden vectors under testdata/generic/")
@@ -90,13 +90,13 @@ var genericGoldens = []struct {
 	snap, vectors  string
 	snapshot, gold []byte
 }{
-	{"generic-v3", "mcp-generic-v3.snap.sha256", "golden-generic-v3.jsonl", testdata.GenericV3SnapshotSHA256, testdata.GenericV3Golden},
-	{"generic-v2", "mcp.snap", "golden.jsonl", testdata.GenericSnapshot, testdata.GenericGolden},
-	{"generic-v1", "mcp-generic-v1.snap", "golden-generic-v1.jsonl", testdata.GenericV1Snapshot, testdata.GenericV1Golden},
+	{"generic-v3", "mcp-generic-v3.snap.sha256", "golden-generic-v3.jsonl", fixtures.GenericV3SnapshotSHA256, fixtures.GenericV3Golden},
+	{"generic-v2", "mcp.snap", "golden.jsonl", fixtures.GenericSnapshot, fixtures.GenericGolden},
+	{"generic-v1", "mcp-generic-v1.snap", "golden-generic-v1.jsonl", fixtures.GenericV1Snapshot, fixtures.GenericV1Golden},
 }
 
 func TestGenericGolden(t *testing.T) {
-	catalogJSON, err := testdata.GenericMCPCatalog()
+	catalogJSON, err := fixtures.GenericMCPCatalog()
 	require.NoError(t, err)
 	for _, g := range genericGoldens {
 		t.Run(g.profile, func(t *testing.T) {
@@ -166,7 +166,7 @@ func writeVector(t *testing.T, w *bytes.Buffer, kind string, request map[string]
 // short enough to be a CLI path allocates two more while the exact guard
 // normalises it.
 func TestEncodedSearchAllocatesAlmostNothing(t *testing.T) {
-	catalogJSON, err := testdata.GenericMCPCatalog()
+	catalogJSON, err := fixtures.GenericMCPCatalog()
 	require.NoError(t, err)
 	snap, _, err := compile.FromCatalog("mcp", catalogJSON, importer.Options{Profile: "generic-v2"})
 	require.NoError(t, err)

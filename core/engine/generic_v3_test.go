@@ -11,7 +11,7 @@ import (
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/wire"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // filesystemCatalog imports the reference filesystem server's tools:
@@ -58,7 +58,7 @@ func rankOf(paths []string, path string) int {
 // way of asking to read a file; generic-v2, which does not demote, ranked
 // read_file first for most of them.
 func TestDeprecatedToolRanksAfterItsReplacement(t *testing.T) {
-	e, err := engine.New(filesystemCatalog(t, testdata.FilesystemMCP), profile.GenericV3)
+	e, err := engine.New(filesystemCatalog(t, fixtures.FilesystemMCP), profile.GenericV3)
 	require.NoError(t, err)
 	for _, query := range []string{
 		"read file", "read a file", "read the file", "read file contents",
@@ -78,7 +78,7 @@ func TestDeprecatedToolRanksAfterItsReplacement(t *testing.T) {
 // first once it is demoted, as with the default candidate limit: retrieval
 // looks further by the number of deprecated tools.
 func TestDemotionLooksPastTheCandidateLimit(t *testing.T) {
-	e, err := engine.New(filesystemCatalog(t, testdata.FilesystemMCP), profile.GenericV3)
+	e, err := engine.New(filesystemCatalog(t, fixtures.FilesystemMCP), profile.GenericV3)
 	require.NoError(t, err)
 	full := rankedPaths(t, e, "read file")
 	require.NotEqual(t, "filesystem.read_file", full[0])
@@ -95,7 +95,7 @@ func TestDemotionLooksPastTheCandidateLimit(t *testing.T) {
 func TestRepeatedDescriptionBuysNoRank(t *testing.T) {
 	for _, sep := range []string{" ", "\n\n"} {
 		var genuine catalog.Tool
-		cat := filesystemCatalog(t, testdata.FilesystemMCP)
+		cat := filesystemCatalog(t, fixtures.FilesystemMCP)
 		for _, tool := range cat.Products[0].Tools {
 			if tool.Identity.Name == "read_text_file" {
 				genuine = tool
@@ -138,7 +138,7 @@ func TestRepeatedDescriptionBuysNoRank(t *testing.T) {
 // changes nothing.
 func TestExtraTextAddsOnlyNovelTerms(t *testing.T) {
 	build := func(extra string) *engine.Engine {
-		cat := filesystemCatalog(t, testdata.FilesystemMCP)
+		cat := filesystemCatalog(t, fixtures.FilesystemMCP)
 		for i := range cat.Products[0].Tools {
 			if tool := &cat.Products[0].Tools[i]; tool.Identity.Name == "get_file_info" {
 				tool.Extra = extra
@@ -155,7 +155,7 @@ func TestExtraTextAddsOnlyNovelTerms(t *testing.T) {
 
 	// Extra text saying again what the fields say adds nothing.
 	var description string
-	for _, tool := range filesystemCatalog(t, testdata.FilesystemMCP).Products[0].Tools {
+	for _, tool := range filesystemCatalog(t, fixtures.FilesystemMCP).Products[0].Tools {
 		if tool.Identity.Name == "get_file_info" {
 			description = tool.Description
 		}

@@ -12,11 +12,11 @@ import (
 
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/text"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 var internalEngine = sync.OnceValues(func() (*Engine, error) {
-	cat, err := testdata.DWS()
+	cat, err := fixtures.DWS()
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func TestLexicalChainMatchesReferenceScores(t *testing.T) {
 	}
 	checked := 0
 	for _, name := range []string{"misc.jsonl.gz", "workflows.jsonl.gz", "intent_use_when.jsonl.gz", "forbidden_avoid_when.jsonl.gz"} {
-		data, err := testdata.ReadGolden(name)
+		data, err := fixtures.ReadGolden(name)
 		require.NoError(t, err)
 		scanner := bufio.NewScanner(bytes.NewReader(data))
 		scanner.Buffer(nil, 16<<20)
@@ -84,7 +84,7 @@ func TestCoresInIsContains(t *testing.T) {
 		keys = append(keys, productNameKey(p.Name+p.Description))
 	}
 	for _, name := range []string{"intent_use_when.jsonl.gz", "misc.jsonl.gz"} {
-		lines, err := testdata.GoldenLines(name)
+		lines, err := fixtures.GoldenLines(name)
 		require.NoError(t, err)
 		for _, line := range lines {
 			var request struct{ Query string }

@@ -10,7 +10,7 @@ import (
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/wire"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // TestRealMCPServers searches the tools of two real MCP servers (GitHub and
@@ -29,7 +29,7 @@ func realMCPServers(t *testing.T, p *profile.Profile) {
 	if p == profile.GenericV3 {
 		name = "" // the format's default
 	}
-	snap, _, err := compile.FromCatalog("mcp", testdata.GitHubSlackMCP, importer.Options{Profile: name})
+	snap, _, err := compile.FromCatalog("mcp", fixtures.GitHubSlackMCP, importer.Options{Profile: name})
 	require.NoError(t, err)
 	e, werr := compile.Open(snap)
 	require.Nil(t, werr)
@@ -72,7 +72,7 @@ func realMCPServers(t *testing.T, p *profile.Profile) {
 	}
 
 	// The same catalog under generic-v1 shows what the lift did.
-	cat, _, err := importer.Import("mcp", testdata.GitHubSlackMCP)
+	cat, _, err := importer.Import("mcp", fixtures.GitHubSlackMCP)
 	require.NoError(t, err)
 	v1Snap, err := compile.Snapshot(cat, profile.GenericV1)
 	require.NoError(t, err)

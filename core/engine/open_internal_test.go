@@ -5,13 +5,13 @@ import (
 
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/profile"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // BenchmarkEngineParts times what New does besides the index, on the DWS
 // catalog: the per-tool tables and the identity index.
 func BenchmarkEngineParts(b *testing.B) {
-	cat, err := testdata.DWS()
+	cat, err := fixtures.DWS()
 	if err != nil {
 		b.Fatal(err)
 	}

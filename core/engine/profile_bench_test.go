@@ -8,16 +8,16 @@ import (
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/profile"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
-// BenchmarkGenericProfiles: one query of testdata.GenericBenchQueries per iteration,
+// BenchmarkGenericProfiles: one query of fixtures.GenericBenchQueries per iteration,
 // in turn, on the LiveMCPBench MCP catalog (527 tools) under each generic
 // profile; compare the profiles' ns/op from one run:
 //
 //	go test -run '^$' -bench GenericProfiles -count 6 ./core/engine/
 func BenchmarkGenericProfiles(b *testing.B) {
-	catalogJSON, err := testdata.GenericMCPCatalog()
+	catalogJSON, err := fixtures.GenericMCPCatalog()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func BenchmarkGenericProfiles(b *testing.B) {
 //
 //	go test -run '^$' -bench BuildGenericProfiles -count 6 ./core/engine/
 func BenchmarkBuildGenericProfiles(b *testing.B) {
-	catalogJSON, err := testdata.GenericMCPCatalog()
+	catalogJSON, err := fixtures.GenericMCPCatalog()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -63,8 +63,8 @@ func BenchmarkBuildGenericProfiles(b *testing.B) {
 }
 
 func benchmarkQueries(b *testing.B, e *engine.Engine) {
-	requests := make([][]byte, len(testdata.GenericBenchQueries))
-	for i, q := range testdata.GenericBenchQueries {
+	requests := make([][]byte, len(fixtures.GenericBenchQueries))
+	for i, q := range fixtures.GenericBenchQueries {
 		requests[i] = []byte(`{"version":"tool-search.v1","query":` + quote(q) + `}`)
 		if _, werr := e.SearchJSON(requests[i]); werr != nil {
 			b.Fatal(q, werr)

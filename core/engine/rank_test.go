@@ -10,7 +10,7 @@ import (
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/wire"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // TestRankMatchesSearch: Rank gives the candidates Search gives, in order,
@@ -18,13 +18,13 @@ import (
 // avoid_when demotion) and of the GitHub + Slack MCP tools (generic-v3:
 // BM25F's top-k path, deprecation demotion), names included.
 func TestRankMatchesSearch(t *testing.T) {
-	dws, werr := compile.Open(testdata.DWSSnapshot)
+	dws, werr := compile.Open(fixtures.DWSSnapshot)
 	require.Nil(t, werr)
-	snap, _, err := compile.FromCatalog("mcp", testdata.GitHubSlackMCP, importer.Options{})
+	snap, _, err := compile.FromCatalog("mcp", fixtures.GitHubSlackMCP, importer.Options{})
 	require.NoError(t, err)
 	mcp, werr := compile.Open(snap)
 	require.Nil(t, werr)
-	generic, err := testdata.GenericMCPCatalog()
+	generic, err := fixtures.GenericMCPCatalog()
 	require.NoError(t, err)
 	snap, _, err = compile.FromCatalog("mcp", generic, importer.Options{})
 	require.NoError(t, err)
@@ -32,9 +32,9 @@ func TestRankMatchesSearch(t *testing.T) {
 	require.Nil(t, werr)
 	for name, e := range map[string]*engine.Engine{"dws": dws, "github-slack": mcp, "livemcpbench": live} {
 		t.Run(name, func(t *testing.T) {
-			requests, err := testdata.RandomSearchRequests(live.Catalog(), 300, 7)
+			requests, err := fixtures.RandomSearchRequests(live.Catalog(), 300, 7)
 			if name == "dws" {
-				requests, err = testdata.RandomSearchRequests(dws.Catalog(), 300, 7)
+				requests, err = fixtures.RandomSearchRequests(dws.Catalog(), 300, 7)
 			}
 			require.NoError(t, err)
 			queries := []string{"create_pull_request", "chat.send_message", "slack_post_message", "发送消息", "list issues"}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/wire"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // TestCachedReferencesEncodeAsFieldByField: for every DWS tool, the reference
@@ -17,7 +17,7 @@ import (
 // encoded field by field, and a second use of the cache gives the first
 // one's bytes.
 func TestCachedReferencesEncodeAsFieldByField(t *testing.T) {
-	cat, err := testdata.DWS()
+	cat, err := fixtures.DWS()
 	require.NoError(t, err)
 	e, err := New(cat, profile.DWSV1)
 	require.NoError(t, err)
@@ -43,7 +43,7 @@ func TestCachedReferencesEncodeAsFieldByField(t *testing.T) {
 // Head, and editing one (its truncated_fields too: every title here is too
 // long) changes no later answer.
 func TestSearchHandsOutNothingCached(t *testing.T) {
-	shared, err := testdata.DWS()
+	shared, err := fixtures.DWS()
 	require.NoError(t, err)
 	cat := *shared // a copy down to the tools: the shared catalog stays as it is
 	cat.Products = slices.Clone(shared.Products)

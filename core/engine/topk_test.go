@@ -8,7 +8,7 @@ import (
 
 	"github.com/toolsift/toolsift/core/compile"
 	"github.com/toolsift/toolsift/core/engine"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // TestTopBM25FMatchesExhaustive: a generic-v2 search takes its best k from
@@ -18,10 +18,10 @@ import (
 // an effect filter and explain, so demotion, field shares and breakdowns
 // are compared too, not only the order.
 func TestTopBM25FMatchesExhaustive(t *testing.T) {
-	top, err := compile.Open(testdata.GenericSnapshot)
+	top, err := compile.Open(fixtures.GenericSnapshot)
 	require.NoError(t, err)
 	exhaustive := engine.Exhaustive(top)
-	requests, err := testdata.RandomSearchRequests(top.Catalog(), 400, 3)
+	requests, err := fixtures.RandomSearchRequests(top.Catalog(), 400, 3)
 	require.NoError(t, err)
 	severalRanked := 0
 	for _, body := range requests {

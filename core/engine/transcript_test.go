@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolsift/toolsift/core/compile"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // Under generic-v2 a transcript ranks exactly as its user turns do: the
@@ -36,6 +36,6 @@ func TestTranscriptRanksByItsUserTurns(t *testing.T) {
 		}
 		return got
 	}
-	require.Equal(t, paths(testdata.GenericSnapshot, userTurns), paths(testdata.GenericSnapshot, transcript))
-	require.NotEqual(t, paths(testdata.GenericV1Snapshot, userTurns), paths(testdata.GenericV1Snapshot, transcript))
+	require.Equal(t, paths(fixtures.GenericSnapshot, userTurns), paths(fixtures.GenericSnapshot, transcript))
+	require.NotEqual(t, paths(fixtures.GenericV1Snapshot, userTurns), paths(fixtures.GenericV1Snapshot, transcript))
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 func TestFormats(t *testing.T) {
@@ -35,7 +35,7 @@ func TestUnknownFormat(t *testing.T) {
 }
 
 func TestImportDWS(t *testing.T) {
-	cat, p, err := importer.Import("dws", testdata.DWSCatalog)
+	cat, p, err := importer.Import("dws", fixtures.DWSCatalog)
 	require.NoError(t, err)
 	require.Equal(t, profile.DWSV1, p)
 	require.Equal(t, "dws", cat.Format)
@@ -260,7 +260,7 @@ func TestBadInputEveryFormat(t *testing.T) {
 		}
 	}
 	for name, input := range map[string][]byte{
-		"truncated": testdata.DWSCatalog[:len(testdata.DWSCatalog)/2],
+		"truncated": fixtures.DWSCatalog[:len(fixtures.DWSCatalog)/2],
 		"empty":     nil,
 		"not JSON":  []byte("\x00\xff"),
 		"wrong":     []byte(`{"catalog.json":7}`),
@@ -289,7 +289,7 @@ func TestExactGuardFindsNamesThatAreNotNFKC(t *testing.T) {
 // format calls it at least once per tool, and the catalog is the same with
 // or without it.
 func TestCheckpointIsCalledPerToolAndChangesNothing(t *testing.T) {
-	inputs := map[string][]byte{"dws": testdata.DWSCatalog}
+	inputs := map[string][]byte{"dws": fixtures.DWSCatalog}
 	for _, format := range importer.Formats()[1:] {
 		inputs[format] = []byte(tiny[format])
 	}

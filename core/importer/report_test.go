@@ -9,7 +9,7 @@ import (
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 func TestImportWithProfile(t *testing.T) {
@@ -117,7 +117,7 @@ func TestSnapshotStoresTheReport(t *testing.T) {
 }
 
 func TestDWSReport(t *testing.T) {
-	cat, p, report, err := importer.ImportWith("dws", testdata.DWSCatalog, importer.Options{})
+	cat, p, report, err := importer.ImportWith("dws", fixtures.DWSCatalog, importer.Options{})
 	require.NoError(t, err)
 	require.Equal(t, profile.DWSV1, p)
 	require.Equal(t, &importer.Report{Format: "dws", ToolsRead: cat.ToolCount(), ToolsImported: cat.ToolCount()}, report)

@@ -17,7 +17,7 @@ import (
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/lint"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // catalogSource is one catalog of the repository, or of the shared
@@ -56,7 +56,7 @@ func everyCatalog(t testing.TB) []catalogSource {
 
 func openSource(t testing.TB, s catalogSource) *engine.Engine {
 	t.Helper()
-	snap := testdata.DWSSnapshot
+	snap := fixtures.DWSSnapshot
 	if s.path != "" {
 		data, err := os.ReadFile(s.path)
 		require.NoError(t, err)

@@ -11,13 +11,13 @@ import (
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/importer/dws"
 	"github.com/toolsift/toolsift/core/profile"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // TestProjectionMatchesReferenceDocuments checks the text dws-v1 indexes for
 // every tool against the reference's indexed_documents.jsonl, field by field.
 func TestProjectionMatchesReferenceDocuments(t *testing.T) {
-	files, err := dws.FilesFromTarGz(testdata.DWSCatalog)
+	files, err := dws.FilesFromTarGz(fixtures.DWSCatalog)
 	require.NoError(t, err)
 	cat, err := dws.Import(files)
 	require.NoError(t, err)
@@ -34,7 +34,7 @@ func TestProjectionMatchesReferenceDocuments(t *testing.T) {
 			}{tool, &cat.Products[p]}
 		}
 	}
-	data, err := testdata.ReadGolden("indexed_documents.jsonl.gz")
+	data, err := fixtures.ReadGolden("indexed_documents.jsonl.gz")
 	require.NoError(t, err)
 	scanner := bufio.NewScanner(bytes.NewReader(data))
 	scanner.Buffer(nil, 4<<20)

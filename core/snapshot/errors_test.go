@@ -14,7 +14,7 @@ import (
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // The public API returns error, not *wire.Error: a success must be a nil
@@ -26,13 +26,13 @@ func TestPublicErrorsAreNilInterfacesOnSuccess(t *testing.T) {
 		t.Helper()
 		require.True(t, err == nil, "%s: a successful call returned a non-nil error %#v", name, err)
 	}
-	_, err := snapshot.Decode(testdata.DWSSnapshot)
+	_, err := snapshot.Decode(fixtures.DWSSnapshot)
 	isNil("Decode", err)
-	_, err = snapshot.Decode(bytes.Clone(testdata.DWSSnapshot), snapshot.Owned())
+	_, err = snapshot.Decode(bytes.Clone(fixtures.DWSSnapshot), snapshot.Owned())
 	isNil("Decode Owned", err)
-	_, err = compile.Open(bytes.Clone(testdata.DWSSnapshot), snapshot.Owned())
+	_, err = compile.Open(bytes.Clone(fixtures.DWSSnapshot), snapshot.Owned())
 	isNil("Open Owned", err)
-	e, err := compile.Open(testdata.DWSSnapshot)
+	e, err := compile.Open(fixtures.DWSSnapshot)
 	isNil("Open", err)
 
 	request := []byte(`{"version":"tool-search.v1","query":"发送群消息"}`)
@@ -65,7 +65,7 @@ func TestPublicErrorsHoldTheTypedError(t *testing.T) {
 	typed("Open", "invalid_snapshot", err)
 
 	var e *engine.Engine
-	e, err = compile.Open(testdata.DWSSnapshot)
+	e, err = compile.Open(fixtures.DWSSnapshot)
 	require.NoError(t, err)
 	_, err = e.SearchJSON([]byte(`{"version":"tool-search.v1"}`))
 	typed("SearchJSON", "query_required", err)

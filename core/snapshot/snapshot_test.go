@@ -16,10 +16,10 @@ import (
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
-var dwsCatalog = testdata.DWS
+var dwsCatalog = fixtures.DWS
 
 func buildDWS(t testing.TB) []byte {
 	t.Helper()
@@ -146,7 +146,7 @@ func TestCorruptSnapshotsFailClosed(t *testing.T) {
 	// The body ends with the identity table, whose last u32 is the tool of
 	// the last bare name (generic profiles resolve them): a name that
 	// points past the catalog is refused when the table is loaded.
-	generic := bytes.Clone(testdata.GenericSnapshot)
+	generic := bytes.Clone(fixtures.GenericSnapshot)
 	_, err := compile.Open(generic)
 	require.NoError(t, err)
 	binary.LittleEndian.PutUint32(generic[len(generic)-4:], 1<<30)
@@ -240,7 +240,7 @@ func BenchmarkBuildSnapshot(b *testing.B) {
 // TestCommittedDefaultSnapshotIsFresh: the snapshot every host embeds by
 // default must be exactly what the current code builds from the catalog.
 func TestCommittedDefaultSnapshotIsFresh(t *testing.T) {
-	require.True(t, bytes.Equal(buildDWS(t), testdata.DWSSnapshot),
+	require.True(t, bytes.Equal(buildDWS(t), fixtures.DWSSnapshot),
 		"catalogs/dws/dws.snap is stale: rebuild it with `go run ./cmd/wasmhost snapshot build --engine native --in testdata/dws/catalog.tar.gz -o catalogs/dws/dws.snap`")
 }
 
@@ -248,7 +248,7 @@ func TestCommittedDefaultSnapshotIsFresh(t *testing.T) {
 // that answers; never a panic. Seeds are the default snapshot and small
 // damaged copies of it (with valid checksums, so the decoder is reached).
 func FuzzOpen(f *testing.F) {
-	good := testdata.DWSSnapshot
+	good := fixtures.DWSSnapshot
 	reseal := snapshot.Reseal
 	h := snapshot.HeaderSize
 	f.Add(good)

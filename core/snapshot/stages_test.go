@@ -11,14 +11,14 @@ import (
 	"github.com/toolsift/toolsift/core/internal/index"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/core/snapshot"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // BenchmarkOpenStages splits opening the default snapshot into its stages,
 // with the collector paused as the module pauses it while it opens (and run
 // between iterations, untimed, every few iterations).
 func BenchmarkOpenStages(b *testing.B) {
-	snap := testdata.DWSSnapshot
+	snap := fixtures.DWSSnapshot
 	paused := func(b *testing.B, stage func()) {
 		defer debug.SetGCPercent(debug.SetGCPercent(-1))
 		for i := 0; b.Loop(); i++ {
@@ -69,7 +69,7 @@ func BenchmarkOpenStages(b *testing.B) {
 
 // BenchmarkDecodeParts splits decoding the body into its catalog and index.
 func BenchmarkDecodeParts(b *testing.B) {
-	body, werr := snapshot.Decode(testdata.DWSSnapshot)
+	body, werr := snapshot.Decode(fixtures.DWSSnapshot)
 	if werr != nil {
 		b.Fatal(werr)
 	}

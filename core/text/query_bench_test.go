@@ -4,10 +4,10 @@ import (
 	"testing"
 
 	"github.com/toolsift/toolsift/core/text"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
-// BenchmarkQueryTokens: one query of testdata.GenericBenchQueries per iteration, in turn,
+// BenchmarkQueryTokens: one query of fixtures.GenericBenchQueries per iteration, in turn,
 // through each tokenizer (the query side of a search).
 func BenchmarkQueryTokens(b *testing.B) {
 	for _, tokenizer := range []text.Tokenizer{text.DWSV1, text.GenericV2} {
@@ -16,7 +16,7 @@ func BenchmarkQueryTokens(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				dst = tokenizer.AppendTokens(dst[:0], testdata.GenericBenchQueries[i%len(testdata.GenericBenchQueries)])
+				dst = tokenizer.AppendTokens(dst[:0], fixtures.GenericBenchQueries[i%len(fixtures.GenericBenchQueries)])
 				i++
 			}
 		})

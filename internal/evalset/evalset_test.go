@@ -8,14 +8,14 @@ import (
 
 	"github.com/toolsift/toolsift/core/snapshot"
 	"github.com/toolsift/toolsift/core/wire"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // A stored snapshot is served as it is unless a profile or the proxy's
 // hold-out asks for a new index; dws-v1 does not index use_when, so the
 // DWS snapshot is served as it is even for the proxy.
 func TestServeStoredSnapshot(t *testing.T) {
-	c, err := Decode(testdata.DWSSnapshot)
+	c, err := Decode(fixtures.DWSSnapshot)
 	require.NoError(t, err)
 	require.Empty(t, c.Skipped())
 	tools := c.Tools()
@@ -33,7 +33,7 @@ func TestServeStoredSnapshot(t *testing.T) {
 		require.NoError(t, err)
 		require.False(t, heldOut)
 		require.False(t, built)
-		require.True(t, bytes.Equal(testdata.DWSSnapshot, snap))
+		require.True(t, bytes.Equal(fixtures.DWSSnapshot, snap))
 	}
 
 	// generic-v2 indexes use_when: for the proxy its index leaves them out.

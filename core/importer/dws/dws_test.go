@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolsift/toolsift/core/importer/dws"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 const (
@@ -19,7 +19,7 @@ const (
 
 func files(t *testing.T) dws.Files {
 	t.Helper()
-	f, err := dws.FilesFromTarGz(testdata.DWSCatalog)
+	f, err := dws.FilesFromTarGz(fixtures.DWSCatalog)
 	require.NoError(t, err)
 	return f
 }
@@ -122,6 +122,6 @@ func TestImportRejectsMalformedDumps(t *testing.T) {
 func TestFilesFromTarGzRejectsGarbage(t *testing.T) {
 	_, err := dws.FilesFromTarGz([]byte("not gzip"))
 	require.Error(t, err)
-	_, err = dws.FilesFromTarGz(testdata.DWSCatalog[:len(testdata.DWSCatalog)/2])
+	_, err = dws.FilesFromTarGz(fixtures.DWSCatalog[:len(fixtures.DWSCatalog)/2])
 	require.True(t, err != nil && strings.Contains(err.Error(), "dump archive"), "%v", err)
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/toolsift/toolsift/core/importer/dws"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // FuzzImport feeds arbitrary catalog.json and tools/<product>.json contents
@@ -13,7 +13,7 @@ import (
 // seeds are the real live-product shard (small) with its catalog entry, and
 // broken variants.
 func FuzzImport(f *testing.F) {
-	files, err := dws.FilesFromTarGz(testdata.DWSCatalog)
+	files, err := dws.FilesFromTarGz(fixtures.DWSCatalog)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/toolsift/toolsift/core/importer/internal/importtest"
 	"github.com/toolsift/toolsift/core/importer/mcp"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 // FuzzImport feeds arbitrary bytes to the MCP importer and Build: an error
@@ -15,7 +15,7 @@ import (
 func FuzzImport(f *testing.F) {
 	// The multi-server LiveMCPBench catalog, cut to three servers (short
 	// seeds mutate faster; the whole catalog is TestLiveMCPBenchServers' job).
-	data, err := testdata.GenericMCPCatalog()
+	data, err := fixtures.GenericMCPCatalog()
 	if err != nil {
 		f.Fatal(err)
 	}

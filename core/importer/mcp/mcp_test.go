@@ -16,7 +16,7 @@ import (
 	"github.com/toolsift/toolsift/core/importer/mcp"
 	"github.com/toolsift/toolsift/core/importer/native"
 	"github.com/toolsift/toolsift/core/profile"
-	"github.com/toolsift/toolsift/testdata"
+	"github.com/toolsift/toolsift/internal/fixtures"
 )
 
 func importAndBuild(data []byte) (*catalog.Catalog, error) {
@@ -195,7 +195,7 @@ const samplePath = "../../../testdata/bench/livemcpbench/sample.jsonl"
 // cross-host tests): every tool appears once, and every definition of the
 // committed corpus sample appears as <server id>.<name>.
 func TestLiveMCPBenchServers(t *testing.T) {
-	catalogJSON, err := testdata.GenericMCPCatalog()
+	catalogJSON, err := fixtures.GenericMCPCatalog()
 	require.NoError(t, err)
 	cat, err := importAndBuild(catalogJSON)
 	require.NoError(t, err)
