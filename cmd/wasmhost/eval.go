@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/toolsift/toolsift/catalogs/dws"
 	"github.com/toolsift/toolsift/core/wire"
@@ -247,20 +246,6 @@ func queryBudget(engine *hostapi.Engine) (runes, bytes int) {
 	return evalset.QueryBudget(engine.Info().Profile)
 }
 
-// fitQuery cuts a benchmark query to the request budget (some benchmark
-// queries are whole dialogues): at most maxRunes runes and maxBytes bytes,
-// cut at a rune boundary. An agent would have to do the same.
-func fitQuery(text string, maxRunes, maxBytes int) (string, bool) {
-	runes := 0
-	for i, r := range text {
-		if runes == maxRunes || i+utf8.RuneLen(r) > maxBytes {
-			return text[:i], true
-		}
-		runes++
-	}
-	return text, false
-}
-
 // rankedPaths searches and returns the candidates' canonical paths, best
 // first, and how long the search call took. A request the engine refuses
 // (a query of control characters, say) ranks nothing; refused says so.
@@ -404,7 +389,7 @@ func evalBenchmark(ctx context.Context, engine *hostapi.Engine, tools []evalset.
 			report.Unjudged++
 			continue
 		}
-		text, cut := fitQuery(q.Text, report.QueryRunes, report.QueryBytes)
+		text, cut := quality.FitQuery(q.Text, report.QueryRunes, report.QueryBytes)
 		if cut {
 			report.Truncated++
 		}
@@ -554,47 +539,21 @@ func evalProxy(ctx context.Context, engine *hostapi.Engine, tools []evalset.Tool
 	report := &proxyReport{Name: label, Engine: info.Engine, Profile: info.Profile, Tools: info.ToolCount, IntentSlices: map[string]*quality.Proxy{}}
 	report.QueryRunes, report.QueryBytes = queryBudget(engine)
 	var calls []time.Duration
-	type intent struct{ query, gold, description string }
-	var intents []intent
-	type negative struct{ query, owner string }
-	var negatives []negative
-	for _, tool := range tools {
-		for _, q := range tool.UseWhen {
-			if q == "" {
-				continue
-			}
-			if !withinBudget(q, report.QueryRunes, report.QueryBytes) {
-				report.IntentOverBudget++
-				continue
-			}
-			intents = append(intents, intent{q, tool.CanonicalPath, tool.Description})
-		}
-		for _, q := range tool.AvoidWhen {
-			if q == "" {
-				continue
-			}
-			if !withinBudget(q, report.QueryRunes, report.QueryBytes) {
-				report.ForbiddenOverBudget++
-				continue
-			}
-			negatives = append(negatives, negative{q, tool.CanonicalPath})
-		}
+	proxyTools := make([]quality.ProxyTool, len(tools))
+	for i, t := range tools {
+		proxyTools[i] = quality.ProxyTool{CanonicalPath: t.CanonicalPath, Description: t.Description, UseWhen: t.UseWhen, AvoidWhen: t.AvoidWhen}
 	}
-	sort.Slice(intents, func(i, j int) bool {
-		if intents[i].gold != intents[j].gold {
-			return intents[i].gold < intents[j].gold
-		}
-		return intents[i].query < intents[j].query
-	})
+	intents, negatives, intentsOver, negativesOver := quality.ProxySets(proxyTools, report.QueryRunes, report.QueryBytes)
+	report.IntentOverBudget, report.ForbiddenOverBudget = intentsOver, negativesOver
 	for _, c := range intents {
-		ranked, took, _, err := rankedPaths(ctx, engine, c.query, 5)
+		ranked, took, _, err := rankedPaths(ctx, engine, c.Query, 5)
 		if err != nil {
-			return nil, fmt.Errorf("intent %q: %w", c.query, err)
+			return nil, fmt.Errorf("intent %q: %w", c.Query, err)
 		}
 		calls = append(calls, took)
-		rank := rankOf(ranked, c.gold)
+		rank := rankOf(ranked, c.Tool)
 		report.Intent.Observe(rank, len(ranked) == 0)
-		for _, slice := range []string{quality.LanguageSlice(c.query), copiedSlice(c.query, c.description)} {
+		for _, slice := range []string{quality.LanguageSlice(c.Query), quality.CopiedSlice(c.Query, c.Description)} {
 			if report.IntentSlices[slice] == nil {
 				report.IntentSlices[slice] = &quality.Proxy{}
 			}
@@ -602,29 +561,15 @@ func evalProxy(ctx context.Context, engine *hostapi.Engine, tools []evalset.Tool
 		}
 	}
 	for _, c := range negatives {
-		ranked, took, _, err := rankedPaths(ctx, engine, c.query, 5)
+		ranked, took, _, err := rankedPaths(ctx, engine, c.Query, 5)
 		if err != nil {
-			return nil, fmt.Errorf("forbidden %q: %w", c.query, err)
+			return nil, fmt.Errorf("forbidden %q: %w", c.Query, err)
 		}
 		calls = append(calls, took)
-		report.Forbidden.Observe(rankOf(ranked, c.owner))
+		report.Forbidden.Observe(rankOf(ranked, c.Tool))
 	}
 	report.Latency = summarizeLatency(calls)
 	return report, nil
-}
-
-// copiedSlice names the slice of an intent by whether its sentence is
-// copied from the gold tool's description: those a lexical ranker finds by
-// the copy, the others are the harder test.
-func copiedSlice(query, description string) string {
-	if strings.Contains(description, query) {
-		return "in_description"
-	}
-	return "not_in_description"
-}
-
-func withinBudget(q string, maxRunes, maxBytes int) bool {
-	return len(q) <= maxBytes && utf8.RuneCountInString(q) <= maxRunes
 }
 
 func rankOf(ranked []string, path string) int {

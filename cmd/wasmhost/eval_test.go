@@ -149,28 +149,6 @@ func TestEvalFlags(t *testing.T) {
 	}
 }
 
-func TestFitQuery(t *testing.T) {
-	short, cut := fitQuery("发送消息", 256, 2048)
-	require.False(t, cut)
-	require.Equal(t, "发送消息", short)
-	long, cut := fitQuery(strings.Repeat("发", 300), 256, 2048)
-	require.True(t, cut)
-	require.Equal(t, strings.Repeat("发", 256), long)
-	// 2048 bytes: 682 three-byte runes would be 2046 bytes, but the rune cap
-	// comes first; four-byte runes hit the byte cap at 512 runes > 256.
-	wide, cut := fitQuery(strings.Repeat("a", 2000)+strings.Repeat("发", 30), 256, 2048)
-	require.True(t, cut)
-	require.Equal(t, strings.Repeat("a", 256), wide)
-	// A larger budget cuts later, and the byte cap still holds: of 600
-	// four-byte runes, 512 fit in 2 KiB.
-	larger, cut := fitQuery(strings.Repeat("a", 2000), 512, 2048)
-	require.True(t, cut)
-	require.Equal(t, strings.Repeat("a", 512), larger)
-	clef, cut := fitQuery(strings.Repeat("𝄞", 600), 1024, 2048)
-	require.True(t, cut)
-	require.Equal(t, strings.Repeat("𝄞", 512), clef)
-}
-
 // TestEvalProfiles: each --profile gives one report, in flag order, built
 // with that profile; the catalog format's own profile is what runs without
 // the flag.

@@ -62,3 +62,26 @@ func TestReadRun(t *testing.T) {
 	_, err = quality.ReadRun(strings.NewReader("q1\t1\ta\nq1\t0\tb\n"))
 	require.ErrorContains(t, err, `run line 2: rank "0" is not a positive integer`)
 }
+
+// The rune cap and the byte cap, whichever comes first.
+func TestFitQueryBudgets(t *testing.T) {
+	short, cut := quality.FitQuery("发送消息", 256, 2048)
+	require.False(t, cut)
+	require.Equal(t, "发送消息", short)
+	long, cut := quality.FitQuery(strings.Repeat("发", 300), 256, 2048)
+	require.True(t, cut)
+	require.Equal(t, strings.Repeat("发", 256), long)
+	// 2048 bytes: 682 three-byte runes would be 2046 bytes, but the rune cap
+	// comes first; four-byte runes hit the byte cap at 512 runes > 256.
+	wide, cut := quality.FitQuery(strings.Repeat("a", 2000)+strings.Repeat("发", 30), 256, 2048)
+	require.True(t, cut)
+	require.Equal(t, strings.Repeat("a", 256), wide)
+	// A larger budget cuts later, and the byte cap still holds: of 600
+	// four-byte runes, 512 fit in 2 KiB.
+	larger, cut := quality.FitQuery(strings.Repeat("a", 2000), 512, 2048)
+	require.True(t, cut)
+	require.Equal(t, strings.Repeat("a", 512), larger)
+	clef, cut := quality.FitQuery(strings.Repeat("𝄞", 600), 1024, 2048)
+	require.True(t, cut)
+	require.Equal(t, strings.Repeat("𝄞", 512), clef)
+}
