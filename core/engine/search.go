@@ -73,6 +73,10 @@ type scope struct {
 	effects  []string // sorted, unique, lower case
 	excluded []string // sorted, unique
 	tools    []bool   // per document: in the scope
+	// eligible is tools without the tools an agent may not run: the
+	// eligibility of a request without filters of its own (read-only,
+	// shared by its subqueries).
+	eligible []bool
 	// productsIn marks, per product, those with a tool in the scope: the
 	// only products a query can name (the named-product lift).
 	productsIn []bool
@@ -542,7 +546,10 @@ func truncateRunes(s string, limit int) string {
 
 // eligibility marks the documents in the scope that pass the hard filters.
 func (e *Engine) eligibility(q query) []bool {
-	if q.scope == nil && len(q.products) == 0 && len(q.effects) == 0 && len(q.excluded) == 0 {
+	if len(q.products) == 0 && len(q.effects) == 0 && len(q.excluded) == 0 {
+		if q.scope != nil {
+			return q.scope.eligible // shared and read-only
+		}
 		return e.executable // shared and read-only
 	}
 	eligible := make([]bool, len(e.tools))

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -120,12 +121,29 @@ func (e *Engine) validateScope(r *wire.SearchScope) (*scope, *wire.Error) {
 		}
 	}
 	s := &scope{products: products, effects: effects, excluded: excluded,
-		tools: make([]bool, len(e.tools)), productsIn: make([]bool, len(e.products))}
+		tools: make([]bool, len(e.tools)), eligible: make([]bool, len(e.tools)), productsIn: make([]bool, len(e.products))}
+	var productIn []bool // by product position; nil: every product
+	if len(products) > 0 {
+		productIn = make([]bool, len(e.products))
+		for _, product := range products {
+			productIn[e.productByID[product]] = true
+		}
+	}
 	for doc, tool := range e.tools {
-		in := !contains(excluded, tool.Identity.CanonicalPath) &&
-			(len(products) == 0 || contains(products, tool.Identity.ProductID)) &&
+		s.tools[doc] = (productIn == nil || productIn[e.docs[doc].product]) &&
 			(len(effects) == 0 || contains(effects, tool.Safety.Effect))
-		s.tools[doc] = in
+	}
+	// The tools are in canonical-path order: each exclusion is found by
+	// a binary search, rather than every tool looked up in the exclusions.
+	for _, path := range excluded {
+		if doc, found := slices.BinarySearchFunc(e.tools, path, func(t *catalog.Tool, path string) int {
+			return strings.Compare(t.Identity.CanonicalPath, path)
+		}); found {
+			s.tools[doc] = false
+		}
+	}
+	for doc, in := range s.tools {
+		s.eligible[doc] = in && e.docs[doc].executable
 		if in {
 			s.productsIn[e.docs[doc].product] = true
 		}
