@@ -66,12 +66,9 @@ func (e *Engine) answer(request wire.SearchRequest, dst []byte, encodeOnly bool)
 	return e.search(q, dst)
 }
 
-// scope is a validated wire.SearchScope: its filters (normalized as the
-// hard filters are) and what they let in.
+// scope is a validated wire.SearchScope: what it lets in.
 type scope struct {
-	products []string // sorted, unique
-	effects  []string // sorted, unique, lower case
-	excluded []string // sorted, unique
+	products []string // its product_ids, sorted, unique (empty: every product)
 	tools    []bool   // per document: in the scope
 	// eligible is tools without the tools an agent may not run: the
 	// eligibility of a request without filters of its own (read-only,

@@ -16,7 +16,8 @@ var knownEffects = map[string]bool{"read": true, "write": true, "destructive": t
 // validate normalizes one search request, checking in the reference's order:
 // query_required → query_too_long → dangerous_query_unicode → invalid_limit →
 // invalid_candidate_limit → dangerous_filter_unicode (product_ids, effects,
-// exclude_canonical) → invalid_effect → unknown_product.
+// exclude_canonical) → invalid_effect → the scope's checks (an extension) →
+// unknown_product.
 func (e *Engine) validate(r wire.SearchRequest) (query, *wire.Error) {
 	q := query{text: strings.TrimSpace(r.Query), limit: r.Limit, candidateLimit: r.CandidateLimit}
 	if q.text == "" {
@@ -34,7 +35,8 @@ func (e *Engine) validate(r wire.SearchRequest) (query, *wire.Error) {
 
 // validateFilters checks and normalizes what a query request and a pattern
 // request share: invalid_limit → invalid_candidate_limit →
-// dangerous_filter_unicode → invalid_effect → unknown_product.
+// dangerous_filter_unicode → invalid_effect → the scope's checks →
+// unknown_product (a product outside the scope is unknown to the request).
 func (e *Engine) validateFilters(q query, r wire.SearchRequest) (query, *wire.Error) {
 	q.limit, q.candidateLimit = r.Limit, r.CandidateLimit
 	if q.limit < 0 || q.limit > wire.MaxLimit {
@@ -120,7 +122,7 @@ func (e *Engine) validateScope(r *wire.SearchScope) (*scope, *wire.Error) {
 			return nil, wire.Validation("unknown_product", fmt.Sprintf("scope.product_ids: product %q is not in this catalog", product))
 		}
 	}
-	s := &scope{products: products, effects: effects, excluded: excluded,
+	s := &scope{products: products,
 		tools: make([]bool, len(e.tools)), eligible: make([]bool, len(e.tools)), productsIn: make([]bool, len(e.products))}
 	var productIn []bool // by product position; nil: every product
 	if len(products) > 0 {
