@@ -397,29 +397,33 @@ type policyState struct {
 // maxCachedViews bounds the views kept for one generation.
 const maxCachedViews = 256
 
-// view is what one rule sees of one generation, as the engine's hard
-// filters: the products (servers) it may see, the effects it may see at
-// most, and, grouped by the tool's catalog effect, the canonical paths of
-// the tools it may not see inside those.
+// view is what one rule sees of one generation, as a search request's
+// scope (wire.SearchScope): the products (servers) it may see, the effects
+// it may see at most, and the canonical paths of the tools it may not see
+// inside those. In the scope, a hidden tool does not exist for the search:
+// the engine neither answers a query naming it exactly (not even to say it
+// was filtered) nor ranks it, while the caller's own filters keep their
+// meaning inside the scope.
 type view struct {
 	rule     *Rule
 	products []string // sorted
 	// effects are the catalog effects the rule can see at all (the
 	// guard's effect is never below the catalog's, so a tool above the
 	// riskiest ceiling is hidden whatever its guard effect); nil: all.
-	effects   []string
-	excluded  map[string][]string // catalog effect → sorted hidden paths in products
-	visible   map[string]bool     // canonical path → visible
-	tooLarge  bool                // the exclusion list does not fit a request
-	empty     bool                // the rule sees no tool of this catalog
-	servers   map[string]bool     // server name → visible
-	excludedN int
-	common    []string // the exclusion when the caller filters on nothing more
+	effects  []string
+	visible  map[string]bool // canonical path → visible
+	tooLarge bool            // the exclusion list does not fit a request
+	empty    bool            // the rule sees no tool of this catalog
+	servers  map[string]bool // server name → visible
+	// scope is what every request of the view carries (requests share it:
+	// it is only read). Its exclusion lists, sorted, the hidden tools that
+	// its products and effects leave.
+	scope *wire.SearchScope
 }
 
 // maxViewBytes bounds a view's exclusion list in a search request, leaving
-// room under wire.MaxRequestBytes for the query, subqueries and the other
-// filters.
+// room under wire.MaxRequestBytes for the query, subqueries and the
+// caller's filters.
 const maxViewBytes = wire.MaxRequestBytes - 12<<10
 
 // policy is the policy serving now.
@@ -455,7 +459,7 @@ func (g *Gateway) viewOf(gen *generation, rule *Rule) *view {
 }
 
 func computeView(gen *generation, rule *Rule) *view {
-	v := &view{rule: rule, excluded: map[string][]string{}, visible: map[string]bool{}, servers: map[string]bool{}}
+	v := &view{rule: rule, visible: map[string]bool{}, servers: map[string]bool{}}
 	products := map[string]bool{}
 	riskiest := -1
 	paths := slices.Sorted(maps.Keys(gen.routes))
@@ -478,36 +482,31 @@ func computeView(gen *generation, rule *Rule) *view {
 	if riskiest < 2 {
 		v.effects = effectNames[:max(riskiest, 0)+1]
 	}
+	var excluded []string
 	size := 0
 	for _, p := range paths {
 		r := gen.routes[p]
 		if v.visible[p] || !products[r.tool.ProductID] {
 			continue
 		}
-		e := r.tool.Effect
-		v.excluded[e] = append(v.excluded[e], p)
-		// Only those the effect filter leaves go into a request (unless
-		// the caller asks for effects the rule hides whole: filter).
-		if v.effects == nil || slices.Contains(v.effects, e) || !slices.Contains(effectNames, e) {
-			v.excludedN++
+		// Only those the scope's effects leave need their path (a tool
+		// whose effect is outside the three, none today, always does).
+		if e := r.tool.Effect; v.effects == nil || slices.Contains(v.effects, e) || !slices.Contains(effectNames, e) {
+			excluded = append(excluded, p) // sorted: paths are
 			size += len(p) + 3
 		}
 	}
 	v.tooLarge = size > maxViewBytes
-	// The exclusion of a request without effects or exclusions of its own,
-	// the common case, once: requests share it (it is only read).
-	sr := wire.SearchRequest{Effects: v.effects}
-	v.merge(&sr)
-	v.common = sr.ExcludeCanonical
+	v.scope = &wire.SearchScope{ProductIDs: v.products, Effects: v.effects, ExcludeCanonical: excluded}
 	return v
 }
 
-// filter narrows a search request to what v sees: the caller's servers
-// must be visible ones (another is answered as the engine answers a
-// product it does not know), its effects are intersected with the view's,
-// and the hidden tools the other filters leave are excluded by path. The
-// engine then ranks only visible tools, so an answer holds up to limit of
-// them, in the engine's own order and bytes.
+// filter puts v into sr as its scope: the caller's servers must be visible
+// ones (another is answered as the engine answers a product it does not
+// know), and the caller's own filters (servers, effects, exclusions) are
+// left as they are, to narrow the search inside the scope. The engine then
+// ranks only visible tools, so an answer holds up to limit of them, in the
+// engine's own order and bytes, and names no hidden tool.
 func (v *view) filter(sr *wire.SearchRequest, serverNames []string) *wire.Error {
 	if v.empty {
 		return wire.Discovery("catalog_empty", "no tool of the catalog serving is visible to this client (the gateway's policy)")
@@ -515,71 +514,15 @@ func (v *view) filter(sr *wire.SearchRequest, serverNames []string) *wire.Error 
 	if v.tooLarge {
 		return wire.Internal("policy_view_too_large", fmt.Sprintf(
 			"%s hides %d tools one by one, more than a search request can carry; give the rule fewer servers or a lower effect ceiling, so that servers or effects hide them whole",
-			v.rule.label, v.excludedN))
+			v.rule.label, len(v.scope.ExcludeCanonical)))
 	}
 	for i, name := range serverNames {
 		if !v.servers[name] {
 			return wire.Validation("unknown_product", fmt.Sprintf("product %q is not in this catalog", sr.ProductIDs[i]))
 		}
 	}
-	if len(sr.ProductIDs) == 0 {
-		sr.ProductIDs = v.products
-	}
-	effects := v.effects
-	if len(sr.Effects) > 0 {
-		// The engine reads effects case-insensitively: so must the
-		// intersection, or "READ" would pass as an effect it hides none of.
-		for i, e := range sr.Effects {
-			sr.Effects[i] = strings.ToLower(e)
-		}
-		var both []string
-		for _, e := range sr.Effects {
-			if v.effects == nil || slices.Contains(v.effects, e) {
-				both = append(both, e)
-			}
-		}
-		if len(both) == 0 {
-			// None of the caller's effects is visible: keep them (the
-			// engine validates them) and exclude every hidden tool of
-			// them, which is every tool of them.
-			both = sr.Effects
-		}
-		effects = both
-	}
-	sr.Effects = effects
-	if slices.Equal(sr.Effects, v.effects) && len(sr.ExcludeCanonical) == 0 {
-		sr.ExcludeCanonical = v.common // effects are v.effects: the common case
-		return nil
-	}
-	v.merge(sr)
+	sr.Scope = v.scope
 	return nil
-}
-
-// merge adds to sr's exclusions the hidden tools of the effects sr
-// filters on (every effect when it filters on none), sorted and unique.
-func (v *view) merge(sr *wire.SearchRequest) {
-	effects := sr.Effects
-	considered := effectNames
-	if len(effects) > 0 {
-		considered = effects
-	}
-	excluded := slices.Clone(sr.ExcludeCanonical)
-	for _, e := range effectNames {
-		if slices.Contains(considered, e) {
-			excluded = append(excluded, v.excluded[e]...)
-		}
-	}
-	// Tools the importer gave an effect outside the three (none today)
-	// are hidden by path as well.
-	for _, e := range slices.Sorted(maps.Keys(v.excluded)) {
-		if !slices.Contains(effectNames, e) {
-			excluded = append(excluded, v.excluded[e]...)
-		}
-	}
-	if len(excluded) > 0 {
-		slices.Sort(excluded)
-		sr.ExcludeCanonical = slices.Compact(excluded)
-	}
 }
 
 // policyDenied is the refusal of inspect_tool or call_tool for a tool the

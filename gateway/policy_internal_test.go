@@ -35,8 +35,8 @@ func mustPolicy(t *testing.T, policy string) *Policy {
 	return p
 }
 
-// A view's filters: servers and effects hide tools whole, the rest are
-// excluded by path; the caller's own filters narrow and never widen.
+// A view's scope: servers and effects hide tools whole, the rest are
+// excluded by path; the caller's own filters are left to narrow inside it.
 func TestViewFilters(t *testing.T) {
 	servers := map[string]*downstream{"a": {cfg: ServerConfig{Name: "a"}}, "b": {cfg: ServerConfig{Name: "b", AllowDestructive: true}}}
 	gen := testGeneration(servers, map[string][][2]string{
@@ -49,24 +49,19 @@ func TestViewFilters(t *testing.T) {
 	require.Equal(t, []string{"read"}, v.effects)
 	sr := wire.SearchRequest{}
 	require.Nil(t, v.filter(&sr, nil))
-	require.Equal(t, []string{"a"}, sr.ProductIDs)
-	require.Equal(t, []string{"read"}, sr.Effects)
-	require.Equal(t, []string{"a.raised"}, sr.ExcludeCanonical, "annotated read, write by the guard: hidden by path")
+	require.Equal(t, &wire.SearchScope{ProductIDs: []string{"a"}, Effects: []string{"read"}, ExcludeCanonical: []string{"a.raised"}}, sr.Scope,
+		"annotated read, write by the guard: hidden by path")
+	require.Empty(t, sr.ProductIDs, "the scope, not the filters, holds the policy")
+	require.Empty(t, sr.Effects)
+	require.Empty(t, sr.ExcludeCanonical)
 
-	// The caller asks for write tools only: none visible, all excluded.
-	sr = wire.SearchRequest{Effects: []string{"write"}, ExcludeCanonical: []string{"a.zzz"}}
+	// The caller's filters stay as they are (the engine applies them inside
+	// the scope: write tools, none visible, give an empty answer).
+	sr = wire.SearchRequest{Effects: []string{"WRITE"}, ExcludeCanonical: []string{"a.zzz"}}
 	require.Nil(t, v.filter(&sr, nil))
-	require.Equal(t, []string{"write"}, sr.Effects)
-	require.Equal(t, []string{"a.write0", "a.zzz"}, sr.ExcludeCanonical)
-
-	// Effects are compared as the engine reads them, case folded.
-	sr = wire.SearchRequest{Effects: []string{"WRITE"}}
-	require.Nil(t, v.filter(&sr, nil))
-	require.Equal(t, []string{"write"}, sr.Effects)
-	require.Equal(t, []string{"a.write0"}, sr.ExcludeCanonical)
-	sr = wire.SearchRequest{Effects: []string{"Read"}}
-	require.Nil(t, v.filter(&sr, nil))
-	require.Equal(t, []string{"a.raised"}, sr.ExcludeCanonical)
+	require.Equal(t, []string{"WRITE"}, sr.Effects)
+	require.Equal(t, []string{"a.zzz"}, sr.ExcludeCanonical)
+	require.Same(t, v.scope, sr.Scope, "requests share the view's scope")
 
 	// A server the rule hides is a product the catalog lacks.
 	sr = wire.SearchRequest{ProductIDs: []string{"b"}}
@@ -79,7 +74,7 @@ func TestViewFilters(t *testing.T) {
 	require.Nil(t, v.effects, "a destructive tool is visible: no effect filter")
 	sr = wire.SearchRequest{}
 	require.Nil(t, v.filter(&sr, nil))
-	require.Equal(t, []string{"a.read0", "a.wipe", "b.read0"}, sr.ExcludeCanonical)
+	require.Equal(t, &wire.SearchScope{ProductIDs: []string{"a", "b"}, ExcludeCanonical: []string{"a.read0", "a.wipe", "b.read0"}}, sr.Scope)
 
 	// Nothing visible, and an exclusion list past a request's size.
 	p = mustPolicy(t, `{"default": {"servers": {}}}`)

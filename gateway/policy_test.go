@@ -201,18 +201,71 @@ func TestPolicyFiltersSearchInspectAndCall(t *testing.T) {
 	require.Equal(t, []string{"relay.alpha"}, got)
 }
 
-// The same hard filter answers an exact tool name: a hidden tool is not
-// returned (its server's other visible tools may be).
+// A hidden tool does not exist for the client: a search that names it
+// exactly (its canonical path, its bare name, the path with spaces, in
+// full-width letters, or in a subquery) is answered as an ordinary query
+// over the visible tools, and nothing the gateway answers (the JSON beyond
+// the request it echoes, or the text rendering) names it. Before the
+// policy went into the request's scope, the engine's exact guard answered
+// {"exact_filtered":{"canonical_path":"steady.crash","reason":"excluded"}}
+// and a subquery naming it emptied the whole answer.
 func TestPolicyHidesExactNames(t *testing.T) {
 	pg := startPolicyGateway(t, testPolicy)
 	alice := httpClient(t, pg.authURL, "alice-token")
-	for _, q := range []string{"steady.crash", "wipe", "relay.alpha"} {
-		got, _ := searchPaths(t, alice, map[string]any{"query": q})
-		require.NotContains(t, got, q, q)
+	hidden := []string{"steady.crash", "steady.freeze", "steady.wipe", "relay.alpha"}
+	visible := []string{"steady.echo", "steady.sleep"}
+	fullWidth := func(s string) string {
+		var b strings.Builder
+		for _, r := range s {
+			b.WriteRune(r + 0xFEE0) // ASCII letters and '.' only here
+		}
+		return b.String()
+	}
+	var requests []map[string]any
+	for _, path := range hidden {
+		_, name, _ := strings.Cut(path, ".")
+		for _, q := range []string{path, name, strings.ReplaceAll(path, ".", " "), fullWidth(path), fullWidth(name)} {
+			requests = append(requests, map[string]any{"query": q})
+		}
+		requests = append(requests,
+			map[string]any{"subqueries": []string{path, "echo a message"}},
+			map[string]any{"subqueries": []string{name, "steady.sleep"}},
+			// The client's own filters keep their meaning inside its view.
+			map[string]any{"query": path, "effects": []string{"read"}, "servers": []string{"steady"}})
+	}
+	for _, args := range requests {
+		r := call(t, alice, "search_tools", args)
+		require.False(t, r.IsError, "%v: %s", args, text(t, r, 0))
+		answer, rendering := text(t, r, 0), text(t, r, 1)
+		var fields map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal([]byte(answer), &fields))
+		require.NotContains(t, answer, `"exact_filtered"`, "%v", args)
+		delete(fields, "query") // the client's own words, echoed
+		delete(fields, "subqueries")
+		told, err := json.Marshal(fields)
+		require.NoError(t, err)
+		for _, path := range hidden {
+			_, name, _ := strings.Cut(path, ".")
+			for _, said := range []string{string(told), rendering} {
+				require.NotContains(t, said, path, "%v", args)
+				require.NotContains(t, strings.ToLower(said), name, "%v", args)
+			}
+		}
+		_, got, _ := search(t, alice, args)
 		for _, p := range got {
-			require.Contains(t, []string{"steady.echo", "steady.sleep"}, p, q)
+			require.Contains(t, visible, p, "%v", args)
+		}
+		if _, ok := args["subqueries"]; ok {
+			require.NotEmpty(t, got, "%v: the visible part of the workflow is still answered", args)
 		}
 	}
+	// A visible tool is still found by its name, and one the client's own
+	// filter leaves out is still reported as filtered: that is its business.
+	_, got, _ := search(t, alice, map[string]any{"query": "echo"})
+	require.Equal(t, []string{"steady.echo"}, got)
+	answer, got, _ := search(t, alice, map[string]any{"query": "steady.echo", "effects": []string{"write"}})
+	require.Empty(t, got)
+	require.Contains(t, answer, `"exact_filtered":{"canonical_path":"steady.echo","reason":"effect_mismatch"}`)
 }
 
 // A policy change is picked up without a restart: a good file swaps in

@@ -154,14 +154,26 @@ func TestNativeEngine(t *testing.T) {
 	require.Equal(t, want, e.Info())
 
 	huge := `{"version":"tool-search.v1","query":"` + strings.Repeat("文件", 20000) + `"}`
-	for _, request := range []string{huge, `{"version":"tool-search.v1","query":`, `{"query":"x"}`, ``, `{"version":"tool-search.v1","query":"x","limit":-1}`, chineseQuery, workflowQuery} {
+	// A scope (a hidden tool named exactly, alone, in a subquery and under a
+	// pattern; a bad scope) is answered alike by the module and the core.
+	scoped := []string{
+		`{"version":"tool-search.v1","query":"chat.send_personal_message","scope":{"product_ids":["chat","todo"],"exclude_canonical":["chat.send_personal_message"]}}`,
+		`{"version":"tool-search.v1","subqueries":["chat.send_personal_message","查已读"],"effects":["read"],"scope":{"exclude_canonical":["chat.send_personal_message"]}}`,
+		`{"version":"tool-search.v1","pattern":"send","scope":{"product_ids":["chat"],"effects":["read","write"]}}`,
+		`{"version":"tool-search.v1","query":"x","scope":{"effects":["run"]}}`,
+	}
+	answer, err := module.Search(ctx, []byte(scoped[0]))
+	require.NoError(t, err)
+	require.NotContains(t, string(answer), "exact_filtered", "the module knows the scope")
+	require.NotContains(t, string(answer), `"canonical_path":"chat.send_personal_message"`)
+	for _, request := range append([]string{huge, `{"version":"tool-search.v1","query":`, `{"query":"x"}`, ``, `{"version":"tool-search.v1","query":"x","limit":-1}`, chineseQuery, workflowQuery}, scoped...) {
 		require.Equal(t, wasmAnswer(module.Search(ctx, []byte(request))), wasmAnswer(e.Search(ctx, []byte(request))), request)
 		require.Equal(t, wasmAnswer(module.SearchExplain(ctx, []byte(request))), wasmAnswer(e.SearchExplain(ctx, []byte(request))), request)
 	}
 	for _, request := range []string{huge, `{"version":"schema-inspect.v1"`, `{"version":"schema-inspect.v1","canonical_path":"chat.query_msg_read_status"}`} {
 		require.Equal(t, wasmAnswer(module.Inspect(ctx, []byte(request))), wasmAnswer(e.Inspect(ctx, []byte(request))), request)
 	}
-	_, err := e.ProviderRaw(ctx, make([]byte, wire.MaxRequestBytes+1))
+	_, err = e.ProviderRaw(ctx, make([]byte, wire.MaxRequestBytes+1))
 	var werr *wire.Error
 	require.ErrorAs(t, err, &werr)
 	require.Equal(t, "request_too_large", werr.Reason)

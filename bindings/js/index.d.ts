@@ -24,11 +24,25 @@ export interface SearchRequest {
   effects?: Effect[];
   /** Never these canonical paths. */
   exclude_canonical?: string[];
+  /** The universe of this request (an extension: the DWS reference has no
+   * such field): a tool outside it does not exist for the request, so it is
+   * never a candidate nor named in any field, not even when the query names it
+   * exactly. The filters above apply inside it. For a host serving several
+   * clients from one catalog (docs/CONFORMANCE.md, difference 10). */
+  scope?: SearchScope;
   /** Pattern mode instead of a query (query must then be ""): an RE2 regular
    * expression, case-insensitive, over tool names, descriptions and parameter
    * names and descriptions (docs/INTEGRATIONS.md). One whose compiled program
    * or work over the catalog is too large is refused as `pattern_too_complex`. */
   pattern?: string;
+}
+
+/** A request's scope: tools of these products (all, if absent or empty),
+ * with these effects (all, if absent or empty), except these canonical paths. */
+export interface SearchScope {
+  product_ids?: string[];
+  effects?: Effect[];
+  exclude_canonical?: string[];
 }
 
 /** A schema-inspect.v1 request: both hashes come from the search response's `catalog`. */

@@ -305,6 +305,80 @@ func (x *IdentityIndex) ResolveQuery(path string) (int, bool) {
 	return x.tables[byCLIPath].find(NormalizeQueryCLIPath(path))
 }
 
+// ResolveQueryIn is ResolveQuery over the tools that in keeps, answered as
+// an index built from those tools alone would answer: a name of a tool
+// outside them names nothing, and a bare name (with bareNames, the
+// profile's setting; tools is the list the index was built from) resolves
+// when exactly one kept tool has it and no other kept tool has it as a
+// path, however many tools outside share it. Each path table holds a name
+// once, so a kept tool's name is found where ResolveQuery finds it; only a
+// bare name the whole catalog shares or takes (absent from the table) costs
+// a walk over the tools.
+func (x *IdentityIndex) ResolveQueryIn(path string, tools []*Tool, bareNames bool, in func(pos int) bool) (int, bool) {
+	if !x.nonASCII && hasNonASCIIText(path) {
+		return 0, false
+	}
+	if limit := x.maxAlnum + len(programName); countAlnum(path, limit) > limit {
+		return 0, false
+	}
+	trimmed := strings.TrimSpace(path)
+	if pos, ok := x.resolvePathIn(trimmed, in); ok {
+		return pos, true
+	}
+	if bareNames {
+		if pos, ok := x.bareNameIn(trimmed, tools, in); ok {
+			return pos, true
+		}
+	}
+	if pos, ok := x.tables[byCLIPath].find(NormalizeQueryCLIPath(path)); ok && in(pos) {
+		return pos, true
+	}
+	return 0, false
+}
+
+// resolvePathIn is resolvePath over the tools that in keeps.
+func (x *IdentityIndex) resolvePathIn(path string, in func(int) bool) (int, bool) {
+	if pos, ok := x.tables[byCanonical].find(path); ok && in(pos) {
+		return pos, true
+	}
+	if pos, ok := x.tables[byToolPath].find(path); ok && in(pos) {
+		return pos, true
+	}
+	if pos, ok := x.tables[byCLIPath].find(NormalizeCLIPath(path)); ok && in(pos) {
+		return pos, true
+	}
+	return 0, false
+}
+
+// bareNameIn applies IndexBareNames' rule to the kept tools alone.
+func (x *IdentityIndex) bareNameIn(name string, tools []*Tool, in func(int) bool) (int, bool) {
+	if name == "" {
+		return 0, false
+	}
+	if pos, ok := x.tables[byName].find(name); ok {
+		// The catalog's only tool of that name: no kept tool has it when
+		// it is outside.
+		return pos, in(pos)
+	}
+	owner := -1
+	for pos, tool := range tools {
+		if tool.Identity.Name != name || !in(pos) {
+			continue
+		}
+		if owner >= 0 {
+			return 0, false // two kept tools share it
+		}
+		owner = pos
+	}
+	if owner < 0 {
+		return 0, false
+	}
+	if other, taken := x.resolvePathIn(name, in); taken && other != owner {
+		return 0, false
+	}
+	return owner, true
+}
+
 // SurfaceHash hashes command identity only: one row per tool of product,
 // canonical path, source product (when it differs), primary CLI path, the
 // aliases that differ from it, and visibility; rows sorted, joined by "\n",

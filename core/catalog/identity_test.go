@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,6 +84,55 @@ func TestIdentityIndexBareNames(t *testing.T) {
 	got, ok := idx.ResolveQuery("math.factorial")
 	require.True(t, ok)
 	require.Equal(t, 3, got)
+}
+
+// ResolveQueryIn answers as an index of the kept tools alone would.
+func TestResolveQueryInKeepsOnlyItsTools(t *testing.T) {
+	named := func(canonical, name string) *catalog.Tool {
+		return &catalog.Tool{Identity: catalog.Identity{CanonicalPath: canonical, Path: canonical, Name: name}}
+	}
+	tools := []*catalog.Tool{
+		named("github.create_issue", "create_issue"),
+		named("github.search", "search"),
+		named("jira.search", "search"),            // "search" is ambiguous
+		named("x.github.search", "github.search"), // takes github.search's canonical path as its name
+	}
+	idx, err := catalog.NewIdentityIndex(tools)
+	require.NoError(t, err)
+	idx.IndexBareNames(tools)
+	keep := func(positions ...int) func(int) bool {
+		return func(pos int) bool { return slices.Contains(positions, pos) }
+	}
+	for _, c := range []struct {
+		query string
+		kept  []int
+		want  int // -1: no tool
+	}{
+		{"create_issue", []int{0, 1}, 0},
+		{"create_issue", []int{1, 2}, -1},        // its only owner is outside
+		{"github.create_issue", []int{1}, -1},    // a canonical path outside
+		{"search", []int{0, 1, 2, 3}, -1},        // two kept tools share it
+		{"search", []int{0, 2, 3}, 2},            // the other one is outside
+		{" search ", []int{1}, 1},                //
+		{"github.search", []int{1, 3}, 1},        // the canonical path first
+		{"github.search", []int{0, 2, 3}, 3},     // then the bare name, once the path's tool is outside
+		{"github/search", []int{0, 1, 2, 3}, -1}, // no CLI path to fall back on
+	} {
+		got, ok := idx.ResolveQueryIn(c.query, tools, true, keep(c.kept...))
+		if c.want < 0 {
+			require.False(t, ok, "%q in %v resolved to %d", c.query, c.kept, got)
+			continue
+		}
+		require.True(t, ok, "%q in %v", c.query, c.kept)
+		require.Equal(t, c.want, got, "%q in %v", c.query, c.kept)
+		all, allOK := idx.ResolveQuery(c.query)
+		if slices.Equal(c.kept, []int{0, 1, 2, 3}) {
+			require.Equal(t, allOK, ok)
+			require.Equal(t, all, got)
+		}
+	}
+	_, ok := idx.ResolveQueryIn("search", tools, false, keep(2))
+	require.False(t, ok, "no bare names without the profile's setting")
 }
 
 func TestIdentityIndexRefusesCollisions(t *testing.T) {

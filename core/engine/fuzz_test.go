@@ -21,6 +21,9 @@ func FuzzSearchJSON(f *testing.F) {
 		`{"version":"tool-search.v1","query":"x","effects":["READ","write"]}`,
 		`{"version":"tool-search.v1","pattern":"^send_|文件$","product_ids":["chat"]}`,
 		`{"version":"tool-search.v1","pattern":"[^\\x01]{0,1000}\\x01"}`,
+		`{"version":"tool-search.v1","query":"chat.send_personal_message","scope":{"product_ids":["chat"],"effects":["read"],"exclude_canonical":["chat.query_msg_read_status"]}}`,
+		`{"version":"tool-search.v1","subqueries":["发文件","chat.send_personal_message"],"effects":["read"],"scope":{"effects":["read","write"]}}`,
+		`{"version":"tool-search.v1","pattern":"send","scope":{"product_ids":["chat"]},"product_ids":["todo"]}`,
 	} {
 		f.Add([]byte(seed))
 	}

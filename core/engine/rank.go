@@ -66,7 +66,7 @@ func (e *Engine) Rank(queryText string, limit int) (docs []int, exact bool, err 
 		lowered = lower(strings.TrimSpace(q.text))
 	}
 	hits, scored := e.retrieve(lowered, folded, eligible, q.candidateLimit, work)
-	if named := e.namedProduct(q.text); named >= 0 {
+	if named := e.namedProduct(q.text, nil); named >= 0 {
 		hits = e.liftNamedProduct(lowered, hits, scored, named, &work.index)
 	}
 	// 5. Cut.

@@ -22,6 +22,9 @@ type query struct {
 	products       []string // sorted, unique
 	effects        []string // sorted, unique, lower case
 	excluded       []string // sorted, unique
+	// scope is the request's universe (wire.SearchScope), or nil when it
+	// has none and every tool is in it.
+	scope *scope
 	// encodeOnly: the caller reads the response's bytes alone (never the
 	// *wire.SearchResponse), so its candidates may live in the query's
 	// scratch, which is reused once the bytes are written.
@@ -63,6 +66,39 @@ func (e *Engine) answer(request wire.SearchRequest, dst []byte, encodeOnly bool)
 	return e.search(q, dst)
 }
 
+// scope is a validated wire.SearchScope: what it lets in.
+type scope struct {
+	products []string // its product_ids, sorted, unique (empty: every product)
+	tools    []bool   // per document: in the scope
+	// eligible is tools without the tools an agent may not run: the
+	// eligibility of a request without filters of its own (read-only,
+	// shared by its subqueries).
+	eligible []bool
+	// productsIn marks, per product, those with a tool in the scope: the
+	// only products a query can name (the named-product lift).
+	productsIn []bool
+}
+
+// inScope reports whether doc exists for q.
+func (q *query) inScope(doc int) bool { return q.scope == nil || q.scope.tools[doc] }
+
+// resolveInScope is resolveIdentity over the tools of q's scope: a name of
+// a tool outside it names nothing, as if the catalog had no such tool (so
+// a bare name that tool shares with one in the scope names the latter).
+func (e *Engine) resolveInScope(q *query, folded string) (int, bool) {
+	if q.scope == nil {
+		return e.resolveIdentity(q.text, folded)
+	}
+	in := q.inScope
+	if doc, ok := e.identity.ResolveQueryIn(q.text, e.tools, e.profile.ResolveBareNames, in); ok {
+		return doc, true
+	}
+	if folded != q.text {
+		return e.identity.ResolveQueryIn(folded, e.tools, e.profile.ResolveBareNames, in)
+	}
+	return 0, false
+}
+
 // resolveIdentity finds the tool a query names exactly: as typed, else in
 // NFKC form (folded), so that full-width "ｃｈａｔ.ｓｅｎｄ" names chat.send.
 // Trying the text as typed first keeps reachable an imported name that is
@@ -79,7 +115,9 @@ func (e *Engine) resolveIdentity(queryText, folded string) (int, bool) {
 
 // search is the pipeline, top to bottom: exact guard → hard filters →
 // lexical retrieval with avoid_when demotion → named-product lift → cut →
-// finalize under the byte budget.
+// finalize under the byte budget. A request's scope bounds every step: a
+// tool outside it is never named, filtered, scored or lifted, so that
+// nothing in the answer shows it exists.
 func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wire.Error) {
 	work := e.getScratch()
 	defer e.putScratch(work)
@@ -102,7 +140,10 @@ func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wir
 
 	// 1. Exact guard: a query that is a tool's identity returns that tool
 	// alone, or nothing with the reason it was filtered; never its siblings.
-	if doc, ok := e.resolveIdentity(q.text, folded); ok {
+	// Only a tool of the scope has an identity: the name of one outside it
+	// goes on as an ordinary query, since saying it was filtered would
+	// tell that it exists.
+	if doc, ok := e.resolveInScope(&q, folded); ok {
 		if reason := e.ineligibleReason(doc, q); reason != "" {
 			response.Strategy = wire.StrategyExactFiltered
 			response.Abstained = true
@@ -119,7 +160,8 @@ func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wir
 		return e.finalize(response, dst)
 	}
 
-	// 2. Hard filters decide which documents may be scored at all.
+	// 2. The scope and the hard filters decide which documents may be
+	// scored at all.
 	eligible := e.eligibility(q)
 
 	// 3. Lexical retrieval over the eligible documents, then avoid_when
@@ -136,7 +178,7 @@ func (e *Engine) search(q query, dst []byte) (*wire.SearchResponse, []byte, *wir
 
 	// 4. Named-product lift: a query that names a product by its display name
 	// keeps that product's best tool in the results.
-	if named := e.namedProduct(q.text); named >= 0 {
+	if named := e.namedProduct(q.text, q.scope); named >= 0 {
 		hits = e.liftNamedProduct(lowered, hits, scored, named, scratch)
 	}
 
@@ -268,8 +310,10 @@ func (e *Engine) avoidWhenReason(loweredQuery string, doc int) string {
 // contains, or -1. When several match, the longest core wins; when the
 // longest length is shared, no product is named. (The reference walks a Go
 // map here, so with three or more matches its answer can depend on map
-// order; this rule is the deterministic reading of its intent.)
-func (e *Engine) namedProduct(queryText string) int {
+// order; this rule is the deterministic reading of its intent.) Only
+// products with a tool in the scope (any, when it is nil) are considered:
+// one without could otherwise tie with and so cancel a visible one.
+func (e *Engine) namedProduct(queryText string, scope *scope) int {
 	if e.profile.NamedProductBoost == 0 {
 		return -1 // the profile has no lift
 	}
@@ -279,7 +323,7 @@ func (e *Engine) namedProduct(queryText string) int {
 	}
 	best, bestLen, tied := -1, 0, false
 	for i, contained := range e.coresIn(key) {
-		if !contained {
+		if !contained || scope != nil && !scope.productsIn[i] {
 			continue
 		}
 		switch n := e.coreRunes[i]; {
@@ -497,14 +541,17 @@ func truncateRunes(s string, limit int) string {
 	return string([]rune(s)[:limit])
 }
 
-// eligibility marks the documents that pass the hard filters.
+// eligibility marks the documents in the scope that pass the hard filters.
 func (e *Engine) eligibility(q query) []bool {
 	if len(q.products) == 0 && len(q.effects) == 0 && len(q.excluded) == 0 {
+		if q.scope != nil {
+			return q.scope.eligible // shared and read-only
+		}
 		return e.executable // shared and read-only
 	}
 	eligible := make([]bool, len(e.tools))
 	for doc := range e.tools {
-		eligible[doc] = e.ineligibleReason(doc, q) == ""
+		eligible[doc] = q.inScope(doc) && e.ineligibleReason(doc, q) == ""
 	}
 	return eligible
 }

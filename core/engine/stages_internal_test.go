@@ -61,10 +61,10 @@ func BenchmarkSearchStages(b *testing.B) {
 	})
 	b.Run("named", func(b *testing.B) {
 		for b.Loop() {
-			e.namedProduct(q)
+			e.namedProduct(q, nil)
 		}
 	})
-	if named := e.namedProduct(q); named >= 0 {
+	if named := e.namedProduct(q, nil); named >= 0 {
 		candidates := e.demote(lower(q), top, nil, shared)
 		b.Run("lift", func(b *testing.B) {
 			for b.Loop() {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -15,7 +16,8 @@ var knownEffects = map[string]bool{"read": true, "write": true, "destructive": t
 // validate normalizes one search request, checking in the reference's order:
 // query_required → query_too_long → dangerous_query_unicode → invalid_limit →
 // invalid_candidate_limit → dangerous_filter_unicode (product_ids, effects,
-// exclude_canonical) → invalid_effect → unknown_product.
+// exclude_canonical) → invalid_effect → the scope's checks (an extension) →
+// unknown_product.
 func (e *Engine) validate(r wire.SearchRequest) (query, *wire.Error) {
 	q := query{text: strings.TrimSpace(r.Query), limit: r.Limit, candidateLimit: r.CandidateLimit}
 	if q.text == "" {
@@ -33,7 +35,8 @@ func (e *Engine) validate(r wire.SearchRequest) (query, *wire.Error) {
 
 // validateFilters checks and normalizes what a query request and a pattern
 // request share: invalid_limit → invalid_candidate_limit →
-// dangerous_filter_unicode → invalid_effect → unknown_product.
+// dangerous_filter_unicode → invalid_effect → the scope's checks →
+// unknown_product (a product outside the scope is unknown to the request).
 func (e *Engine) validateFilters(q query, r wire.SearchRequest) (query, *wire.Error) {
 	q.limit, q.candidateLimit = r.Limit, r.CandidateLimit
 	if q.limit < 0 || q.limit > wire.MaxLimit {
@@ -52,18 +55,42 @@ func (e *Engine) validateFilters(q query, r wire.SearchRequest) (query, *wire.Er
 	if q.candidateLimit < q.limit {
 		q.candidateLimit = q.limit
 	}
-	q.products = catalog.SortedUnique(r.ProductIDs)
-	q.effects = catalog.SortedUnique(r.Effects)
-	q.excluded = catalog.SortedUnique(r.ExcludeCanonical)
+	var err *wire.Error
+	if q.products, q.effects, q.excluded, err = e.normalizeFilters("", r.ProductIDs, r.Effects, r.ExcludeCanonical); err != nil {
+		return query{}, err
+	}
+	if r.Scope != nil {
+		if q.scope, err = e.validateScope(r.Scope); err != nil {
+			return query{}, err
+		}
+	}
+	for _, product := range q.products {
+		_, ok := e.productByID[product]
+		// A product outside the scope is not in the catalog for this
+		// request, and is refused in the same words.
+		if !ok || q.scope != nil && len(q.scope.products) > 0 && !contains(q.scope.products, product) {
+			return query{}, wire.Validation("unknown_product", fmt.Sprintf("product %q is not in this catalog", product))
+		}
+	}
+	return q, nil
+}
+
+// normalizeFilters sorts and deduplicates one set of filters (the request's,
+// or with prefix "scope." its scope's), refusing dangerous_filter_unicode
+// then invalid_effect; effects come back lower-cased.
+func (e *Engine) normalizeFilters(prefix string, productIDs, effectNames, excludeCanonical []string) (products, effects, excluded []string, err *wire.Error) {
+	products = catalog.SortedUnique(productIDs)
+	effects = catalog.SortedUnique(effectNames)
+	excluded = catalog.SortedUnique(excludeCanonical)
 	// Unsafe characters are refused before any vocabulary check, so that a
 	// control or bidi character is never echoed back in another error.
 	for _, filter := range []struct {
 		name   string
 		values []string
-	}{{"product_ids", q.products}, {"effects", q.effects}, {"exclude_canonical", q.excluded}} {
+	}{{"product_ids", products}, {"effects", effects}, {"exclude_canonical", excluded}} {
 		for _, value := range filter.values {
 			if problem := e.unsafeText(value); problem != "" {
-				return query{}, wire.Validation("dangerous_filter_unicode", filter.name+" contains "+problem)
+				return nil, nil, nil, wire.Validation("dangerous_filter_unicode", prefix+filter.name+" contains "+problem)
 			}
 		}
 	}
@@ -72,20 +99,58 @@ func (e *Engine) validateFilters(q query, r wire.SearchRequest) (query, *wire.Er
 	// with it the message, is the reference's. The filter itself needs the
 	// lower-cased values sorted again: contains is a binary search, and
 	// ["read","WRITE"] lower-cased is no longer sorted.
-	lowered := make([]string, len(q.effects))
-	for i, effect := range q.effects {
+	lowered := make([]string, len(effects))
+	for i, effect := range effects {
 		lowered[i] = strings.ToLower(effect)
 		if !knownEffects[lowered[i]] {
-			return query{}, wire.Validation("invalid_effect", fmt.Sprintf("effect %q is not one of read, write, destructive", lowered[i]))
+			return nil, nil, nil, wire.Validation("invalid_effect", fmt.Sprintf("%seffect %q is not one of read, write, destructive", prefix, lowered[i]))
 		}
 	}
-	q.effects = catalog.SortedUnique(lowered)
-	for _, product := range q.products {
+	return products, catalog.SortedUnique(lowered), excluded, nil
+}
+
+// validateScope checks a request's scope as the hard filters are checked
+// (dangerous_filter_unicode → invalid_effect → unknown_product, the
+// messages naming "scope."), and marks the tools and products in it.
+func (e *Engine) validateScope(r *wire.SearchScope) (*scope, *wire.Error) {
+	products, effects, excluded, err := e.normalizeFilters("scope.", r.ProductIDs, r.Effects, r.ExcludeCanonical)
+	if err != nil {
+		return nil, err
+	}
+	for _, product := range products {
 		if _, ok := e.productByID[product]; !ok {
-			return query{}, wire.Validation("unknown_product", fmt.Sprintf("product %q is not in this catalog", product))
+			return nil, wire.Validation("unknown_product", fmt.Sprintf("scope.product_ids: product %q is not in this catalog", product))
 		}
 	}
-	return q, nil
+	s := &scope{products: products,
+		tools: make([]bool, len(e.tools)), eligible: make([]bool, len(e.tools)), productsIn: make([]bool, len(e.products))}
+	var productIn []bool // by product position; nil: every product
+	if len(products) > 0 {
+		productIn = make([]bool, len(e.products))
+		for _, product := range products {
+			productIn[e.productByID[product]] = true
+		}
+	}
+	for doc, tool := range e.tools {
+		s.tools[doc] = (productIn == nil || productIn[e.docs[doc].product]) &&
+			(len(effects) == 0 || contains(effects, tool.Safety.Effect))
+	}
+	// The tools are in canonical-path order: each exclusion is found by
+	// a binary search, rather than every tool looked up in the exclusions.
+	for _, path := range excluded {
+		if doc, found := slices.BinarySearchFunc(e.tools, path, func(t *catalog.Tool, path string) int {
+			return strings.Compare(t.Identity.CanonicalPath, path)
+		}); found {
+			s.tools[doc] = false
+		}
+	}
+	for doc, in := range s.tools {
+		s.eligible[doc] = in && e.docs[doc].executable
+		if in {
+			s.productsIn[e.docs[doc].product] = true
+		}
+	}
+	return s, nil
 }
 
 // unsafeText names what the profile refuses in s, or "". dws-v1 refuses the
@@ -110,7 +175,8 @@ func (e *Engine) unsafeText(s string) string {
 // limit and filters and merges the results round-robin by rank, so that one
 // action cannot take the whole budget of a multi-step workflow. If any
 // subquery names a tool that the filters exclude, the whole answer is that
-// exclusion (fail closed).
+// exclusion (fail closed); a tool outside the scope is named by none (each
+// subquery's exact guard ignores it).
 func (e *Engine) searchDecomposed(r wire.SearchRequest, dst []byte) (*wire.SearchResponse, []byte, *wire.Error) {
 	subqueries := catalog.StableUnique(r.Subqueries)
 	if len(subqueries) == 0 {
@@ -147,10 +213,14 @@ func (e *Engine) searchDecomposed(r wire.SearchRequest, dst []byte) (*wire.Searc
 		item := base
 		item.Query = s
 		item.Limit = shared.limit
+		// The scope was validated with the shared settings: each subquery
+		// shares it rather than marking the tools again.
+		item.Scope = nil
 		q, err := e.validate(item)
 		if err != nil {
 			return nil, nil, err
 		}
+		q.scope = shared.scope
 		result, _, err := e.search(q, nil)
 		if err != nil {
 			return nil, nil, err

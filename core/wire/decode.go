@@ -37,7 +37,8 @@ import (
 //
 // Any other problem, syntax or type, is an invalid_request_json error; since
 // the old decoder refused all of them alike, the first one stops decoding.
-// There is no recursion: the only nesting is a string array in the object,
+// There is no recursion: the only nesting is a string array in the object
+// and the search request's "scope" object of string arrays (scopeValue),
 // and anything else nested is refused where it starts.
 //
 // Use:
@@ -603,5 +604,78 @@ func (d *decoder) fail(at int, format string, args ...any) {
 	if d.err == nil {
 		d.err = Validation("invalid_request_json",
 			fmt.Sprintf("cannot decode %s request: %s at offset %d", d.what, fmt.Sprintf(format, args...), at))
+	}
+}
+
+// scopeValue reads the "scope" object into *dst, the one nested object a
+// request has. As encoding/json does for a pointer to a struct: null sets
+// *dst to nil; an object fills the struct *dst points to (a new one when
+// nil), so a duplicate "scope" member adds to the first; its member names
+// fold as the top level's, and an unknown one is refused.
+func (d *decoder) scopeValue(dst **SearchScope) {
+	switch d.peek() {
+	case '{':
+	case 'n':
+		if d.literal("null") {
+			*dst = nil
+		}
+		return
+	default:
+		d.wrongType("an object")
+		return
+	}
+	if *dst == nil {
+		*dst = new(SearchScope)
+	}
+	s := *dst
+	d.off++ // {
+	d.skipSpace()
+	if d.peek() == '}' {
+		d.off++
+		return
+	}
+	for {
+		d.skipSpace()
+		if d.peek() != '"' {
+			d.syntaxError("looking for a member name")
+			return
+		}
+		d.keyOff = d.off
+		key, ok := d.readStringBytes()
+		if !ok {
+			return
+		}
+		d.key, d.field = key, ""
+		d.skipSpace()
+		if d.peek() != ':' {
+			d.syntaxError("after a member name")
+			return
+		}
+		d.off++
+		d.skipSpace()
+		switch {
+		case d.fieldIs("product_ids"):
+			d.stringsValue(&s.ProductIDs)
+		case d.fieldIs("effects"):
+			d.stringsValue(&s.Effects)
+		case d.fieldIs("exclude_canonical"):
+			d.stringsValue(&s.ExcludeCanonical)
+		default:
+			d.unknownField()
+		}
+		if d.err != nil {
+			return
+		}
+		d.skipSpace()
+		switch d.peek() {
+		case ',':
+			d.off++
+		case '}':
+			d.off++
+			return
+		default:
+			d.syntaxError("after an object member")
+			return
+		}
 	}
 }

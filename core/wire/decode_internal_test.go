@@ -171,6 +171,17 @@ var trickyRequests = []string{
 	`{"effects":["read"],"effects":[null,null,null,null,null]}`, `{"product_ids":[ "a" , "b" ]}`,
 	`{"exclude_canonical":[null]}`, `{"exclude_canonical":["\ud83d"]}`, `{"effects":"read"}`, `{"effects":[1,"a"]}`,
 	`{"product_ids":["a" "b"]}`, `{"product_ids":["a"],}`,
+	// The scope object.
+	`{"version":"tool-search.v1","query":"q","scope":{"product_ids":["p"],"effects":["read"],"exclude_canonical":["p.a"]}}`,
+	`{"scope":{}}`, `{"scope":{ }}`, `{"scope":null}`, `{"scope":{},"scope":null}`, `{"scope":null,"scope":{}}`,
+	`{"scope":{"effects":["read","write"]},"scope":{"product_ids":["p"]}}`,
+	`{"scope":{"effects":["read","write","destructive"]},"SCOPE":{"Effects":[null,"x"]}}`,
+	`{"scope":{"effects":["read"],"effects":null}}`, `{"ſcope":{"exclude_canonicaL":["a"]}}`,
+	`{"scope":{"bogus":1}}`, `{"scope":{"query":"q"}}`, `{"scope":[]}`, `{"scope":"p"}`, `{"scope":1}`, `{"scope":true}`,
+	`{"scope":{"effects":"read"}}`, `{"scope":{"effects":["read"],}}`, `{"scope":{,}}`, `{"scope":{"effects"}}`,
+	`{"scope":{"effects":["read"]`, `{"scope":{"effects":["read"]} `, `{"scope":{"effects":["read"] "x":1}}`,
+	`{"scope":{"product_ids":[1]}}`, `{"scope":{"scope":{}}}`, `{"scope":{"effects":[]}}`, `{"scope":{}}}`,
+	`{"scope":{"effects":null,"product_ids":["a",null]}}`, `{"scope": { "effects" : [ "read" ] } , "query" : "q" }`,
 }
 
 func TestDecodeMatchesEncodingJSON(t *testing.T) {

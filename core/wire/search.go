@@ -25,6 +25,25 @@ type SearchRequest struct {
 	// (RE2 syntax, case-insensitive) over their names, descriptions and
 	// parameter names and descriptions: see the engine's pattern mode.
 	Pattern string `json:"pattern,omitempty"`
+	// Scope, when set, is the universe of tools this request may know of
+	// (an extension: the DWS reference has no such field). A tool outside
+	// it does not exist for the request: a query naming it exactly is an
+	// ordinary query, it is never a candidate, and no field names it. The
+	// hard filters above then apply inside the scope, and still say why a
+	// tool of the scope that a query named was filtered. A host that
+	// serves several clients from one catalog (the MCP gateway's policy)
+	// puts each client's allowance here and leaves the filters to it.
+	Scope *SearchScope `json:"scope,omitempty"`
+}
+
+// SearchScope delimits a request's universe with the hard filters' three
+// tests: a tool is in scope when its product is one of ProductIDs (any, if
+// empty), its effect one of Effects (any, if empty), and its canonical path
+// not in ExcludeCanonical.
+type SearchScope struct {
+	ProductIDs       []string `json:"product_ids,omitempty"`
+	Effects          []string `json:"effects,omitempty"`
+	ExcludeCanonical []string `json:"exclude_canonical,omitempty"`
 }
 
 // DecodeSearchRequest strictly decodes one tool-search.v1 request: at most
@@ -70,6 +89,8 @@ func decodeSearchRequest(data []byte) (SearchRequest, *Error) {
 			d.stringsValue(&r.ExcludeCanonical)
 		case d.fieldIs("pattern"):
 			d.stringValue(&r.Pattern)
+		case d.fieldIs("scope"):
+			d.scopeValue(&r.Scope)
 		default:
 			d.unknownField()
 		}

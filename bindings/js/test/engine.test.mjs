@@ -71,6 +71,20 @@ test("exports", () => {
   assert.ok(new InternalError("internal", 5, "x", "m") instanceof Error);
 });
 
+test("a scope hides a tool even from a query that names it exactly", () => {
+  const path = "chat.send_personal_message";
+  const filtered = engine.search({ version: "tool-search.v1", query: path, exclude_canonical: [path] });
+  assert.deepEqual(filtered.exact_filtered, { canonical_path: path, reason: "excluded" });
+  const scoped = engine.search({ version: "tool-search.v1", query: path, scope: { product_ids: ["chat"], exclude_canonical: [path] } });
+  assert.equal(scoped.exact_filtered, undefined);
+  assert.ok(scoped.candidates.length > 0);
+  for (const c of scoped.candidates) {
+    assert.equal(c.product_id, "chat");
+    assert.notEqual(c.canonical_path, path);
+  }
+  expectError(() => engine.searchRaw({ version: "tool-search.v1", query: "q", scope: { effects: ["run"] } }), ValidationError, "validation", "invalid_effect");
+});
+
 test("moduleVersion", async () => {
   const v = await moduleVersion();
   assert.equal(v.abi, 1);

@@ -49,6 +49,20 @@ def test_discovery_error(engine: toolsift.Engine) -> None:
     assert info.value.code == 6 and isinstance(info.value, toolsift.ToolsiftError)
 
 
+def test_scope_hides_a_tool_named_exactly(engine: toolsift.Engine) -> None:
+    path = "chat.send_personal_message"
+    filtered = engine.search({"version": "tool-search.v1", "query": path, "exclude_canonical": [path]})
+    assert filtered["exact_filtered"] == {"canonical_path": path, "reason": "excluded"}
+    scoped = engine.search({"version": "tool-search.v1", "query": path,
+                            "scope": {"product_ids": ["chat"], "exclude_canonical": [path]}})
+    assert "exact_filtered" not in scoped
+    assert scoped["candidates"]
+    assert all(c["product_id"] == "chat" and c["canonical_path"] != path for c in scoped["candidates"])
+    with pytest.raises(toolsift.ValidationError) as info:
+        engine.search({"version": "tool-search.v1", "query": "q", "scope": {"effects": ["run"]}})
+    assert info.value.reason == "invalid_effect"
+
+
 def test_request_forms_agree(engine: toolsift.Engine) -> None:
     import json
     as_dict = engine.search_raw(CHINESE_QUERY)
