@@ -19,14 +19,14 @@ import (
 	"strings"
 
 	"github.com/toolsift/toolsift/core/catalog"
-	"github.com/toolsift/toolsift/core/importer/anthropic"
 	"github.com/toolsift/toolsift/core/importer/beir"
 	"github.com/toolsift/toolsift/core/importer/dws"
+	"github.com/toolsift/toolsift/core/importer/internal/anthropic"
+	"github.com/toolsift/toolsift/core/importer/internal/mcp"
+	"github.com/toolsift/toolsift/core/importer/internal/openai"
+	"github.com/toolsift/toolsift/core/importer/internal/openapi"
 	"github.com/toolsift/toolsift/core/importer/internal/tally"
-	"github.com/toolsift/toolsift/core/importer/mcp"
 	"github.com/toolsift/toolsift/core/importer/native"
-	"github.com/toolsift/toolsift/core/importer/openai"
-	"github.com/toolsift/toolsift/core/importer/openapi"
 	"github.com/toolsift/toolsift/core/profile"
 )
 

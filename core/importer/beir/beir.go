@@ -40,8 +40,8 @@ import (
 
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/importer/internal/jsonread"
+	"github.com/toolsift/toolsift/core/importer/internal/mcp"
 	"github.com/toolsift/toolsift/core/importer/internal/tally"
-	"github.com/toolsift/toolsift/core/importer/mcp"
 	"github.com/toolsift/toolsift/core/importer/native"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/toolsift/toolsift/core/importer/internal/importtest"
-	"github.com/toolsift/toolsift/core/importer/mcp"
+	"github.com/toolsift/toolsift/core/importer/internal/mcp"
 	"github.com/toolsift/toolsift/internal/fixtures"
 )
 

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/toolsift/toolsift/core/importer"
-	"github.com/toolsift/toolsift/core/importer/openapi"
+	"github.com/toolsift/toolsift/core/importer/internal/openapi"
 )
 
 // BenchmarkImportGitHub imports GitHub's REST description (623

@@ -5,7 +5,7 @@ import (
 
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
-	"github.com/toolsift/toolsift/core/importer/openapi"
+	"github.com/toolsift/toolsift/core/importer/internal/openapi"
 	"github.com/toolsift/toolsift/core/profile"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
-	"github.com/toolsift/toolsift/core/importer/mcp"
+	"github.com/toolsift/toolsift/core/importer/internal/mcp"
 	"github.com/toolsift/toolsift/core/importer/native"
 	"github.com/toolsift/toolsift/core/profile"
 	"github.com/toolsift/toolsift/internal/fixtures"
@@ -188,7 +188,7 @@ func TestImportRefuses(t *testing.T) {
 	}
 }
 
-const samplePath = "../../../testdata/bench/livemcpbench/sample.jsonl"
+const samplePath = "../../../../testdata/bench/livemcpbench/sample.jsonl"
 
 // TestLiveMCPBenchServers imports the multi-server MCP catalog made from
 // every LiveMCPBench tool definition (testdata/generic, shared with the

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/toolsift/toolsift/core/importer"
-	"github.com/toolsift/toolsift/core/importer/anthropic"
+	"github.com/toolsift/toolsift/core/importer/internal/anthropic"
 	"github.com/toolsift/toolsift/core/importer/internal/importtest"
 )
 

@@ -14,15 +14,15 @@ import (
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/engine"
 	"github.com/toolsift/toolsift/core/importer"
+	"github.com/toolsift/toolsift/core/importer/internal/openapi"
 	"github.com/toolsift/toolsift/core/importer/native"
-	"github.com/toolsift/toolsift/core/importer/openapi"
 	"github.com/toolsift/toolsift/core/profile"
 )
 
 // spec reads a document of testdata/openapi, gunzipping a .gz.
 func spec(t testing.TB, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "openapi", name))
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "testdata", "openapi", name))
 	require.NoError(t, err)
 	if strings.HasSuffix(name, ".gz") {
 		zr, err := gzip.NewReader(bytes.NewReader(data))

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolsift/toolsift/core/catalog"
-	"github.com/toolsift/toolsift/core/importer/anthropic"
+	"github.com/toolsift/toolsift/core/importer/internal/anthropic"
 	"github.com/toolsift/toolsift/core/importer/native"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/toolsift/toolsift/core/importer"
 	"github.com/toolsift/toolsift/core/importer/internal/importtest"
-	"github.com/toolsift/toolsift/core/importer/openai"
+	"github.com/toolsift/toolsift/core/importer/internal/openai"
 )
 
 // FuzzImport feeds arbitrary bytes to the OpenAI importer and Build: an

@@ -8,8 +8,8 @@ import (
 
 	"github.com/toolsift/toolsift/core/catalog"
 	"github.com/toolsift/toolsift/core/importer"
+	"github.com/toolsift/toolsift/core/importer/internal/openai"
 	"github.com/toolsift/toolsift/core/importer/native"
-	"github.com/toolsift/toolsift/core/importer/openai"
 )
 
 func importAndBuild(data string) (*catalog.Catalog, error) {
