@@ -97,10 +97,18 @@ func Read(data []byte, t *tally.Tally, opts Options) (*native.Document, error) {
 	}
 	r.countDocumentKeys(doc)
 	r.tagText = tagDescriptions(doc["tags"])
+	r.scopeText = r.scopeDescriptions(doc)
+	r.security = doc["security"]
 
 	info, _ := doc["info"].(map[string]any)
 	title := strings.TrimSpace(r.text(info, "info.title", "info"))
-	product := native.Product{Description: r.cut(r.text(info, "info.description", "info"), "info.description", "info")}
+	description := r.text(info, "info.description", "info")
+	if docs, ok := doc["externalDocs"].(map[string]any); ok {
+		if more := strings.TrimSpace(r.text(docs, "externalDocs.description", "externalDocs")); more != "" && !strings.Contains(description, more) {
+			description = strings.TrimSpace(description + "\n\n" + more)
+		}
+	}
+	product := native.Product{Description: r.cut(description, "info.description", "info")}
 	switch {
 	case opts.Product != "":
 		product.ID, product.Name = native.ProductID(opts.Product), opts.Product
@@ -139,10 +147,66 @@ func Read(data []byte, t *tally.Tally, opts Options) (*native.Document, error) {
 			product.Tools = append(product.Tools, tool)
 		}
 	}
+	r.countSecurity(doc)
 	if r.err != nil {
 		return nil, r.err
 	}
 	return &native.Document{Products: []native.Product{product}}, nil
+}
+
+// countSecurity counts the document's own security requirements: used when
+// an operation took scope descriptions from them, else how to call it.
+func (r *reader) countSecurity(doc map[string]any) {
+	if r.t == nil || doc["security"] == nil {
+		return
+	}
+	if r.inheritedWords {
+		r.t.UseAs("security", tally.ToExtra)
+		return
+	}
+	r.t.IgnoreAs("security", tally.ToHowToCall)
+}
+
+func scopeKey(scheme, scope string) string { return scheme + "\x00" + scope }
+
+// scopeDescriptions reads every OAuth scope's description: Swagger 2.0's
+// securityDefinitions.<scheme>.scopes, OpenAPI 3's
+// components.securitySchemes.<scheme>.flows.<flow>.scopes (a scheme may be a
+// $ref). A scheme or flow of the wrong shape has no scopes; the schemes
+// themselves are how to call the API.
+func (r *reader) scopeDescriptions(doc map[string]any) map[string]string {
+	var schemes map[string]any
+	if r.swagger2 {
+		schemes, _ = doc["securityDefinitions"].(map[string]any)
+	} else if components, ok := doc["components"].(map[string]any); ok {
+		schemes, _ = components["securitySchemes"].(map[string]any)
+	}
+	out := map[string]string{}
+	add := func(scheme string, scopes any) {
+		m, _ := scopes.(map[string]any)
+		for scope, d := range m {
+			if text, _ := d.(string); strings.TrimSpace(text) != "" {
+				out[scopeKey(scheme, scope)] = strings.TrimSpace(text)
+			}
+		}
+	}
+	for name, v := range schemes {
+		scheme, err := r.res.object(v)
+		if err != nil {
+			continue
+		}
+		if r.swagger2 {
+			add(name, scheme["scopes"])
+			continue
+		}
+		flows, _ := scheme["flows"].(map[string]any)
+		for _, flow := range flows {
+			if f, ok := flow.(map[string]any); ok {
+				add(name, f["scopes"])
+			}
+		}
+	}
+	return out
 }
 
 // decode reads JSON (the first byte a "{") with the core's JSON decoder, or
@@ -171,29 +235,42 @@ type reader struct {
 	res      *resolver
 	swagger2 bool
 	tagText  map[string]string // a top-level tag's name → its description (looked up, never walked)
-	err      error             // the first repair a strict import refused
+	// scopeText is each OAuth scope's description, by scheme and scope
+	// (scopeKey), from the document's security schemes; security is the
+	// document's own requirements, which an operation without any inherits.
+	scopeText map[string]string
+	security  any
+	// inheritedWords: an operation took scope descriptions from the
+	// document's requirements (the report then counts "security" as used).
+	inheritedWords bool
+	err            error // the first repair a strict import refused
 }
 
 // Where a document's keys go, for the report. components (3.x) and
 // definitions, parameters and responses (2.0) are read through the
 // references into them; a top-level tag's description joins the extra text
-// of each operation it tags. Everything else the specifications define is
-// about reaching the API or is the document's own, not any tool's words.
+// of each operation it tags; the document's externalDocs description joins
+// the product's description; an OAuth scope's description (in
+// securityDefinitions or components.securitySchemes) joins the extra text of
+// each operation that requires the scope, since it says what the operation
+// may do ("modify pets in your account"). Everything else the
+// specifications define is about reaching the API (how to call it), or is
+// webhooks: requests the API sends, which no agent calls.
 var documentRoles = map[string]string{
 	"openapi": "version", "swagger": "version", "info": "product", "paths": "tools",
 	"components": "references", "definitions": "references", "parameters": "references", "responses": "references",
 	"tags":    tally.ToExtra,
 	"servers": tally.ToHowToCall, "host": tally.ToHowToCall, "basePath": tally.ToHowToCall, "schemes": tally.ToHowToCall,
 	"consumes": tally.ToHowToCall, "produces": tally.ToHowToCall, "security": tally.ToHowToCall,
-	"securityDefinitions": tally.ToHowToCall, "jsonSchemaDialect": tally.ToHowToCall,
+	"securityDefinitions": "references", "jsonSchemaDialect": tally.ToHowToCall,
 	"webhooks":     "dropped: requests the API sends, not operations an agent calls",
-	"externalDocs": "dropped: the document's, not a tool's",
+	"externalDocs": "product",
 }
 
 // operationRoles: the same for an operation's keys that are not read into
 // the tool.
 var operationRoles = map[string]string{
-	"security": tally.ToHowToCall, "servers": tally.ToHowToCall, "consumes": tally.ToHowToCall,
+	"servers": tally.ToHowToCall, "consumes": tally.ToHowToCall,
 	"produces": tally.ToHowToCall, "schemes": tally.ToHowToCall,
 	"callbacks": "dropped: requests the API sends, not operations an agent calls",
 }
@@ -204,7 +281,7 @@ func (r *reader) countDocumentKeys(doc map[string]any) {
 		return
 	}
 	for _, k := range slices.Sorted(maps.Keys(doc)) {
-		if doc[k] == nil || doc[k] == "" {
+		if doc[k] == nil || doc[k] == "" || k == "security" { // security: countSecurity, once the operations are read
 			continue
 		}
 		role, known := documentRoles[k]
@@ -314,6 +391,7 @@ func (r *reader) operation(path, method string, value, shared any) (native.Tool,
 	if docs, ok := op["externalDocs"].(map[string]any); ok {
 		o.extra(o.textOf(docs, "description", "externalDocs.description"))
 	}
+	o.scopes()
 	schema := o.inputSchema(shared)
 	o.responses()
 	o.extensions()
@@ -351,6 +429,7 @@ func (o *opReader) countKeys() {
 			continue
 		}
 		switch {
+		case k == "security": // counted by scopes, which reads it
 		case strings.HasPrefix(k, "x-"):
 			o.t.Use("operation.x-*")
 		case slices.Contains([]string{"deprecated", "description", "externalDocs", "operationId", "parameters",
@@ -472,6 +551,41 @@ func (o *opReader) safety(method string) catalog.Safety {
 		s.Risk, s.Confirmation = "high", "user_required"
 	}
 	return s
+}
+
+// scopes adds to extra the description of each OAuth scope the operation
+// requires: its own security requirements, or, when it has none, the
+// document's (an empty list of its own means none at all). Schemes and
+// scopes are read in sorted order, so the text does not follow map order.
+func (o *opReader) scopes() {
+	requirements, own := o.op["security"]
+	if !own {
+		requirements = o.security
+	}
+	took := false
+	list, _ := requirements.([]any)
+	for _, item := range list {
+		requirement, _ := item.(map[string]any)
+		for _, scheme := range slices.Sorted(maps.Keys(requirement)) {
+			scopes, _ := requirement[scheme].([]any)
+			for _, scope := range scopes {
+				name, _ := scope.(string)
+				if text := o.scopeText[scopeKey(scheme, name)]; text != "" {
+					o.extra(text)
+					took = true
+				}
+			}
+		}
+	}
+	switch {
+	case !own:
+		o.inheritedWords = o.inheritedWords || took
+	case o.t == nil || o.op["security"] == nil:
+	case took:
+		o.t.UseAs("operation.security", tally.ToExtra)
+	default:
+		o.t.IgnoreAs("operation.security", tally.ToHowToCall)
+	}
 }
 
 // extra adds text to the tool's extra field once.

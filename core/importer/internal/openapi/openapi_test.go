@@ -347,6 +347,40 @@ func TestTagDescriptionsAndDocumentRoles(t *testing.T) {
 	require.Equal(t, []string{"extra"}, roles["tags"])
 	require.Equal(t, []string{"dropped: how to call it"}, roles["servers"])
 	require.Equal(t, []string{"dropped: how to call it"}, roles["operation.security"])
+	require.Equal(t, []string{"dropped: how to call it"}, roles["security"], "no scope of the document's says anything")
 	require.Equal(t, []string{"dropped: requests the API sends, not operations an agent calls"}, roles["webhooks"])
-	require.Equal(t, []string{"dropped: the document's, not a tool's"}, roles["externalDocs"])
+	require.Equal(t, []string{"product"}, roles["externalDocs"])
+	require.Contains(t, cat.Products[0].Description, "The zoo's manual", "the document's external docs describe the product")
+}
+
+// An OAuth scope's description says what an operation requiring it may do:
+// it joins that operation's extra text, whether the operation names the
+// scope itself or inherits the document's requirements; an operation whose
+// own list is empty requires nothing and gets nothing. Swagger 2.0 keeps
+// scopes in securityDefinitions, OpenAPI 3 in the flows of
+// components.securitySchemes (a scheme may be a $ref).
+func TestScopeDescriptionsReachTheOperationsThatRequireThem(t *testing.T) {
+	cat, report := lenient(t, []byte(`{"swagger":"2.0","info":{"title":"Pets"},
+		"securityDefinitions":{"auth":{"type":"oauth2","flow":"implicit","scopes":{"write:pets":"modify pets in your account","read:pets":"read your pets"}}},
+		"security":[{"auth":["read:pets"]}],
+		"paths":{"/pets":{"post":{"operationId":"addPet","security":[{"auth":["write:pets"]}]},
+		                  "get":{"operationId":"listPets"}},
+		         "/health":{"get":{"operationId":"health","security":[]}}}}`))
+	require.Contains(t, tool(t, cat, "pets.addPet").Extra, "modify pets in your account")
+	require.NotContains(t, tool(t, cat, "pets.addPet").Extra, "read your pets", "its own requirements replace the document's")
+	require.Contains(t, tool(t, cat, "pets.listPets").Extra, "read your pets", "inherited from the document")
+	require.NotContains(t, tool(t, cat, "pets.health").Extra, "your", "an empty list requires no scope")
+	roles := map[string][]string{}
+	for _, f := range report.Fields {
+		roles[f.Name] = f.To
+	}
+	require.ElementsMatch(t, []string{"extra", "dropped: how to call it"}, roles["operation.security"], "addPet's scope has words, health's empty list none")
+	require.Equal(t, []string{"extra"}, roles["security"])
+	require.Equal(t, []string{"references"}, roles["securityDefinitions"])
+
+	cat, _ = lenient(t, []byte(`{"openapi":"3.1.0","info":{"title":"Galaxy"},
+		"components":{"securitySchemes":{"o":{"$ref":"#/components/schemas/oauth"}},
+		  "schemas":{"oauth":{"type":"oauth2","flows":{"authorizationCode":{"scopes":{"read:account":"read your account information"}}}}}},
+		"paths":{"/me":{"get":{"operationId":"me","security":[{"o":["read:account"]},{"other":["x"]}]}}}}`))
+	require.Contains(t, tool(t, cat, "galaxy.me").Extra, "read your account information")
 }
