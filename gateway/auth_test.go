@@ -568,3 +568,68 @@ func TestReloadConfigRevokesAStaticToken(t *testing.T) {
 	_, err = connectHTTP(t, a.srv.URL, next)
 	require.NoError(t, err, "a refused reload keeps the checks serving")
 }
+
+// Attack: the issuer's key-set endpoint (a real HTTP server here) answers
+// without end, or never answers. A token that needs the key set is refused
+// (401) within the client's timeout and after at most 1 MiB read, and a
+// static token is still served meanwhile: a hostile or broken issuer
+// costs the OAuth clients, not the gateway.
+func TestHostileKeySetIsBounded(t *testing.T) {
+	is := newIssuer(t, "k1")
+	var served atomic.Int64
+	hang := make(chan struct{})
+	t.Cleanup(func() { close(hang) })
+	hostile := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hang.json" {
+			select {
+			case <-hang:
+			case <-r.Context().Done():
+			}
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"keys":[{"kty":"EC","x":"`)
+		chunk := []byte(strings.Repeat("A", 64<<10))
+		for served.Load() < 1<<30 {
+			n, err := w.Write(chunk)
+			served.Add(int64(n))
+			if err != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(hostile.Close)
+	sum := sha256.Sum256([]byte(staticSecret))
+
+	for _, path := range []string{"/endless.json", "/hang.json"} {
+		t.Run(strings.TrimSuffix(path[1:], ".json"), func(t *testing.T) {
+			cfg, err := gateway.ParseConfig([]byte(fmt.Sprintf(`{"mcpServers": {"a": {"command": "x"}}, "auth": {
+			  "tokens": {"ci": {"sha256": %q}},
+			  "oauth": {"resource": %q, "issuer": %q, "jwksUrl": %q, "scopes": ["mcp:tools"]}}}`,
+				hex.EncodeToString(sum[:]), testResource, is.url(), hostile.URL+path)))
+			require.NoError(t, err)
+			authn, err := gateway.NewAuthenticator(cfg.Auth, &http.Client{Timeout: 500 * time.Millisecond})
+			require.NoError(t, err)
+			srv := httptest.NewServer(authn.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(http.StatusNoContent)
+			})))
+			t.Cleanup(srv.Close)
+			status := func(token string) int {
+				req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(`{}`))
+				require.NoError(t, err)
+				req.Header.Set("Authorization", "Bearer "+token)
+				resp, err := http.DefaultClient.Do(req)
+				require.NoError(t, err)
+				resp.Body.Close()
+				return resp.StatusCode
+			}
+			started := time.Now()
+			require.Equal(t, http.StatusUnauthorized, status(is.sign(t, "k1", is.claims(testResource))))
+			require.Less(t, time.Since(started), 5*time.Second, "the key-set fetch is bounded in time")
+			require.Equal(t, http.StatusNoContent, status(staticSecret), "a static token is served while the issuer misbehaves")
+		})
+	}
+	// The endless key set was read to its cap and no further: what the
+	// server wrote is the cap plus the sockets' buffers.
+	require.Less(t, served.Load(), int64(1<<20)+socketBuffers()+(2<<20), "bytes the hostile key set wrote")
+}
