@@ -153,7 +153,20 @@ func (c *authChecks) verify(ctx context.Context, token string, _ *http.Request) 
 	if c.jwt == nil {
 		return nil, fmt.Errorf("%w: unknown token", auth.ErrInvalidToken)
 	}
-	return c.jwt.verify(ctx, token)
+	info, err := c.jwt.verify(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	// The policy and the SDK's sessions know a client by its UserID alone:
+	// a JWT whose subject is a static client's name would get that client's
+	// rule and could take over its sessions. The issuer's subjects and the
+	// config's token names must not meet; such a token is refused.
+	for i := range c.tokens {
+		if c.tokens[i].Name == info.UserID {
+			return nil, invalid("subject %q is the name of a static-token client of this gateway", info.UserID)
+		}
+	}
+	return info, nil
 }
 
 // staticToken compares the token's hash with every configured one in

@@ -633,3 +633,18 @@ func TestHostileKeySetIsBounded(t *testing.T) {
 	// server wrote is the cap plus the sockets' buffers.
 	require.Less(t, served.Load(), int64(1<<20)+socketBuffers()+(2<<20), "bytes the hostile key set wrote")
 }
+
+// Attack: a token from the issuer whose subject is a static client's name
+// ("ci") would be that client to the policy and to the SDK's sessions. It
+// is refused; the same issuer's other subjects are served.
+func TestJWTCannotTakeAStaticClientsName(t *testing.T) {
+	a := startAuthGateway(t, "")
+	claims := a.is.claims(testResource)
+	claims["sub"] = "ci"
+	_, body := a.rejectedBody(t, "Bearer "+a.is.sign(t, "k1", claims), http.StatusUnauthorized)
+	require.NotContains(t, body, staticSecret)
+	_, err := connectHTTP(t, a.srv.URL, a.is.sign(t, "k1", a.is.claims(testResource)))
+	require.NoError(t, err, "another subject of the same issuer is served")
+	_, err = connectHTTP(t, a.srv.URL, staticSecret)
+	require.NoError(t, err, "the static client itself is served")
+}
