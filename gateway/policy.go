@@ -526,13 +526,16 @@ func (v *view) filter(sr *wire.SearchRequest, serverNames []string) *wire.Error 
 }
 
 // policyDenied is the refusal of inspect_tool or call_tool for a tool the
-// client's rule hides: typed, and worded for the model.
+// client's rule hides: typed, and worded for the model. Why (the rule, the
+// server, the effect) goes to the operator's log only: the model learns
+// nothing of the tools and servers its rule hides beyond the path it asked
+// for.
 func (g *Gateway) policyDenied(client string, rule *Rule, r route, why string) *wire.Error {
 	path := r.tool.CanonicalPath
 	g.log.Info("refused by policy", "client", client, "rule", rule.label, "tool", path, "why", why)
 	g.CountPolicyRefusal()
 	return wire.Validation("policy_denied", fmt.Sprintf(
-		"%s is not available to this client: %s (the gateway's policy); search for another tool", path, why))
+		"%s is not available to this client (the gateway's policy); search for another tool", path))
 }
 
 // checkPolicy refuses a resolved route the caller's rule hides.

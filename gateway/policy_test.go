@@ -178,10 +178,16 @@ func TestPolicyFiltersSearchInspectAndCall(t *testing.T) {
 		r = call(t, alice, "call_tool", h.args(map[string]any{"path": p}))
 		require.Equal(t, "policy_denied", errorReason(t, r), p)
 	}
-	require.Contains(t, text(t, r, 0), `server \"relay\" is not visible to client \"alice\"`)
+	// The model is told the path is not for it, never which server or rule
+	// hides it; the operator's log says why.
+	require.Contains(t, text(t, r, 0), `relay.alpha is not available to this client`)
+	require.NotContains(t, text(t, r, 0), "alice")
+	require.NotContains(t, text(t, r, 0), `server \"relay\"`)
+	require.Contains(t, pg.log.String(), `server \"relay\" is not visible to client \"alice\"`)
 	r = call(t, bob, "call_tool", h.args(map[string]any{"path": "steady.crash"}))
 	require.Equal(t, "policy_denied", errorReason(t, r))
-	require.Contains(t, text(t, r, 0), "denied to client")
+	require.NotContains(t, text(t, r, 0), "denied to client")
+	require.Contains(t, pg.log.String(), "denied to client")
 	r = call(t, bob, "call_tool", h.args(map[string]any{"path": "relay.alpha"}))
 	require.Equal(t, "alpha done", text(t, r, 0))
 	// The refused crash never reached the server: it still answers.
@@ -535,7 +541,8 @@ func TestPolicyByScopes(t *testing.T) {
 	require.Equal(t, "alpha done", text(t, r, 0))
 	r = call(t, dave, "call_tool", h.args(map[string]any{"path": "steady.freeze"}))
 	require.Equal(t, "policy_denied", errorReason(t, r))
-	require.Contains(t, text(t, r, 0), `none of the rules of scopes \"relay-write\", \"steady-read\"`)
+	require.NotContains(t, text(t, r, 0), "scopes", "the rule is the operator's to read")
+	require.Contains(t, pg.log.String(), `none of the rules of scopes \"relay-write\", \"steady-read\"`)
 
 	got, _ = searchPaths(t, httpClient(t, pg.authURL, "erin-token"), query)
 	require.Equal(t, []string{"steady.echo"}, got, "erin's own entry, not her scope's")
