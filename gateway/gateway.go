@@ -143,6 +143,7 @@ type Gateway struct {
 
 	pol   policyState                   // the per-client policy serving (policy.go)
 	authn atomic.Pointer[Authenticator] // the HTTP endpoint's, reloaded with the policy; nil: none
+	http  atomic.Bool                   // an HTTP endpoint was made (HTTPHandlerWith): its authentication is fixed at start
 
 	stop context.CancelFunc
 	wg   sync.WaitGroup

@@ -69,6 +69,7 @@ func (g *Gateway) HTTPHandler() http.Handler { return g.HTTPHandlerWith(HTTPOpti
 // and closes sessions idle for SessionIdle. An origin that is not
 // scheme://host[:port] is an error.
 func (g *Gateway) HTTPHandlerWith(opts HTTPOptions) http.Handler {
+	g.http.Store(true)
 	opts = opts.withDefaults()
 	allowed := map[string]bool{}
 	for _, o := range opts.AllowedOrigins {

@@ -578,3 +578,25 @@ func TestPolicyFiltersExposedTools(t *testing.T) {
 	r = call(t, anonymous, "relay.alpha", nil)
 	require.Equal(t, "alpha done", text(t, r, 0))
 }
+
+// An HTTP endpoint made without authentication cannot start requiring it
+// in place: a reload that adds an "auth" block is refused (the operator is
+// told a restart is needed) and changes nothing, the policy included.
+func TestReloadCannotTurnAuthenticationOn(t *testing.T) {
+	pg := startPolicyGateway(t, `{"clients": {"alice": {"servers": {"steady": {"effects": "read"}}}}}`)
+	data, err := os.ReadFile(pg.path)
+	require.NoError(t, err)
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal(data, &doc))
+	doc["policy"] = map[string]any{"default": map[string]any{}}
+	doc["auth"] = map[string]any{"tokens": map[string]any{"ci": map[string]any{"sha256": strings.Repeat("ab", 32)}}}
+	data, err = json.Marshal(doc)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(pg.path, data, 0o644))
+	_, err = pg.g.ReloadConfig(pg.path)
+	require.ErrorContains(t, err, "needs a restart")
+
+	alice := httpClient(t, pg.authURL, "alice-token")
+	got, _ := searchPaths(t, alice, map[string]any{"query": "echo"})
+	require.Contains(t, got, "steady.echo", "the policy serving is kept")
+}

@@ -43,10 +43,16 @@ func (g *Gateway) ReloadConfig(path string) (changedServers bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	if a := g.authn.Load(); a != nil {
+	switch a := g.authn.Load(); {
+	case a != nil:
 		if err := a.Reload(cfg.Auth); err != nil {
 			return false, err
 		}
+	case g.http.Load() && cfg.Auth.Enabled():
+		// Authentication wraps the endpoint when it is made: an endpoint
+		// serving without it cannot start requiring it in place, and
+		// saying "reloaded" would leave the operator believing it does.
+		return false, configErrorf(`"auth": the HTTP endpoint serves without authentication; turning it on needs a restart`)
 	}
 	g.SetPolicy(cfg.Policy)
 	running := make([]ServerConfig, len(g.servers))
