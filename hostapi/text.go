@@ -1,9 +1,8 @@
 package hostapi
 
 import (
-	"strings"
-
 	"github.com/toolsift/toolsift/core/catalog"
+	"github.com/toolsift/toolsift/core/importer/native"
 	"github.com/toolsift/toolsift/core/text"
 )
 
@@ -18,10 +17,9 @@ import (
 // that is invisible or changes how its neighbours display (IsInvisible, the
 // zero-width characters, bidi embeddings, overrides and isolates, line and
 // paragraph separators). Such a name could look like another, or hide text.
-// Cost: one pass over name, no allocation.
-func UnsafeName(name string) bool {
-	return text.CheckUnsafeStrict(name) != text.Safe || strings.ContainsAny(name, "\t\n")
-}
+// The import's own rule (native.UnsafeName). Cost: one pass over name, no
+// allocation.
+func UnsafeName(name string) bool { return native.UnsafeName(name) }
 
 // IsInvisible reports whether r displays as nothing or changes how its
 // neighbours display: a default-ignorable code point, a format character,

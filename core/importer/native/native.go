@@ -580,10 +580,18 @@ func checkName(field, name string) error {
 		return fmt.Errorf("field %q: not valid UTF-8", field)
 	case strings.TrimSpace(name) != name:
 		return fmt.Errorf("field %q: %q has surrounding white space", field, name)
-	case text.CheckUnsafeStrict(name) != text.Safe || strings.ContainsAny(name, "\t\n"):
+	case UnsafeName(name):
 		return fmt.Errorf("field %q: %q contains a control or invisible character", field, name)
 	}
 	return nil
+}
+
+// UnsafeName reports whether name holds a character the import refuses in
+// a name or an ID: a control character (tab and newline included), or one
+// that is invisible or changes how its neighbours display. Hosts that name
+// things the catalog will hold (hostapi.UnsafeName) ask this one rule.
+func UnsafeName(name string) bool {
+	return text.CheckUnsafeStrict(name) != text.Safe || strings.ContainsAny(name, "\t\n")
 }
 
 // checkTexts bounds prose fields, given in key order so that the error is
