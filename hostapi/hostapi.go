@@ -4,8 +4,8 @@
 // (wasm/ABI.md) on wazero, so that a Go program gets exactly the bytes every
 // other host (Node, browsers, Python) gets from the same module and
 // snapshot; WithEngine(NativeEngine) answers with the Go core the module is
-// compiled from, in the process (native.go, the one file that calls it),
-// with the same bytes. Errors the engine answers are *wire.Error.
+// compiled from, in the process (native.go; the catalog view in catalog.go,
+// the name rules in text.go, lint in lint.go), with the same bytes. Errors the engine answers are *wire.Error.
 //
 // An Engine serves one snapshot at a time from a bounded pool of module
 // instances; Swap replaces the snapshot atomically. The module runs sandboxed:
@@ -297,7 +297,8 @@ func (e *Engine) Close(ctx context.Context) error {
 //
 // With WithEngine(NativeEngine) the Go core builds it in this process: the
 // same bytes (TestNativeBuildMatchesModule), several times faster and in a
-// fraction of the memory (3,600 MCP tools: 0.3 s against 4.5 s), with no
+// fraction of the memory (3,608 MCP tools: 0.17–0.21 s CPU against
+// 0.72–0.98 s on wazero, docs/BENCHMARKS.md "Building a snapshot"), with no
 // memory limit but the process's; a context that ends stops it at its next
 // tool. Only the native build takes the import options (WithProfile,
 // WithStrictImport, WithDefaultProduct; with ModuleEngine they are refused

@@ -21,8 +21,8 @@ type LintReport = lint.Report
 // descriptions, safety hints and the rank of each expectation, as compact
 // JSON, computed from the catalog and index the engine serves (the same
 // bytes from the module and the native engine, and in every host). It runs
-// about three searches per tool: for the 1,122 DWS tools about a second in
-// the module, 0.2 s natively. An expectation naming no tool, or an empty
+// about three searches per tool: for the 1,122 DWS tools about 1.1 s in the
+// module and 0.21 s natively (docs/BENCHMARKS.md, "wasmhost lint"). An expectation naming no tool, or an empty
 // query, is a validation *wire.Error (unknown_tool, invalid_expectation);
 // the whole request, expectations included, is at most 64 KiB.
 func (e *Engine) Lint(ctx context.Context, expect []LintExpectation) ([]byte, error) {

@@ -1,9 +1,10 @@
 package hostapi
 
-// The native engine (WithEngine(NativeEngine)) and every call hostapi makes
-// into the Go core other than core/wire: this file is where hostapi meets
-// the core's API, so that the rest of the package runs the module and does
-// not care which engine answers.
+// The native engine (WithEngine(NativeEngine)) and the calls into the Go
+// core it makes: this file is where the two engines meet, so that the rest
+// of the package runs the module and does not care which engine answers.
+// (The catalog view, catalog.go, the name rules, text.go, and lint, lint.go,
+// call the core too.)
 //
 // The module is this same core compiled to WebAssembly (wasm/module), so
 // the native engine answers with the same bytes: searches, inspects and
@@ -60,7 +61,7 @@ type ImportReport struct {
 // ImportReport.JSON), or nil when it stores none (a DWS snapshot, or one
 // built from an already imported catalog). A snapshot that does not decode
 // is a *wire.Error (invalid_snapshot). Cost: the snapshot is decoded in this
-// process (about 20 ms for DWS's 5 MB).
+// process, the whole of it.
 func StoredImportReport(snap []byte) (json.RawMessage, error) {
 	_, report, err := snapshotDecode(snap)
 	if err != nil || report == nil {

@@ -27,8 +27,9 @@ const (
 	ModuleEngine EngineKind = iota
 	// NativeEngine runs the Go core the module is compiled from, in this
 	// process (native.go): no compile, no instance pool, no copy of the
-	// snapshot per instance; a build of 3,600 MCP tools takes about 0.3 s
-	// against 4.5 s in the module, in a fraction of the memory.
+	// snapshot per instance; a build of 3,608 MCP tools takes 0.17–0.21 s CPU
+	// against 0.72–0.98 s in the module on wazero (docs/BENCHMARKS.md,
+	// "Building a snapshot"), in a fraction of the memory.
 	NativeEngine
 )
 

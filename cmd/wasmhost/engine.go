@@ -57,7 +57,8 @@ type engineFlags struct {
 
 // defaultBuildEngine builds snapshots in this process: the same bytes as
 // the module (the conformance tests compare them), several times faster
-// and in a fraction of the memory (3,600 MCP tools: 0.3 s against 4.5 s).
+// and in a fraction of the memory (3,608 MCP tools: 0.17–0.21 s CPU against
+// 0.72–0.98 s on wazero, docs/BENCHMARKS.md "Building a snapshot").
 // The module stays the path for hosts without a Go toolchain.
 const defaultBuildEngine = "native"
 
