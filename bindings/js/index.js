@@ -11,6 +11,7 @@
 import {
   Instance,
   compiledModule,
+  knownLimits,
   packagedSnapshot,
   toBytes,
   encodeText,
@@ -248,14 +249,13 @@ export async function moduleVersion(options) {
   return structuredClone(versionCache);
 }
 
-let limitsCache = null;
-
 /** toolsift_limits: the module's budgets (`maxRequestBytes`, `values`) and
- * the errors a host gives in its place (`refusal(key)`); wasm/ABI.md. */
+ * the errors a host gives in its place (`refusal(key)`); wasm/ABI.md. Read
+ * once per compiled module, by its first instance: an open engine's
+ * module answers at once, without an instance of its own. */
 export async function moduleLimits(options) {
-  if (options?.wasm != null) return oneShot((inst) => inst.limits, options);
-  if (limitsCache === null) limitsCache = await oneShot((inst) => inst.limits);
-  return limitsCache;
+  const module = await compiledModule(options?.wasm);
+  return knownLimits(module) ?? oneShot((inst) => inst.limits, { wasm: module });
 }
 
 /**

@@ -66,6 +66,11 @@ export class Limits {
 // Each compiled module's limits, read by its first instance.
 const limitsOf = new WeakMap();
 
+/** The limits a compiled module's first instance read, or undefined. */
+export function knownLimits(module) {
+  return limitsOf.get(module);
+}
+
 const WASM_URL = new URL("../toolsearch.wasm", import.meta.url);
 const SNAPSHOT_URL = new URL("../dws.snap", import.meta.url);
 
