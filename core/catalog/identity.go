@@ -311,9 +311,14 @@ func (x *IdentityIndex) ResolveQuery(path string) (int, bool) {
 // profile's setting; tools is the list the index was built from) resolves
 // when exactly one kept tool has it and no other kept tool has it as a
 // path, however many tools outside share it. Each path table holds a name
-// once, so a kept tool's name is found where ResolveQuery finds it; only a
-// bare name the whole catalog shares or takes (absent from the table) costs
-// a walk over the tools.
+// once, so a kept tool's path is found where ResolveQuery finds it. With
+// bareNames, any text the bare-name table lacks costs a walk over all the
+// tools (O(tools) per scoped query whose text is no tool's exact name and
+// passes the length and script checks above): the table drops a name two
+// tools share or a path takes, and only the walk can tell such a name from
+// one no tool has. (A list of the dropped names would end the walk early,
+// but the identity table is stored in the snapshot, so adding one changes
+// the snapshot format.)
 func (x *IdentityIndex) ResolveQueryIn(path string, tools []*Tool, bareNames bool, in func(pos int) bool) (int, bool) {
 	if !x.nonASCII && hasNonASCIIText(path) {
 		return 0, false

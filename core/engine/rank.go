@@ -20,9 +20,6 @@ import (
 // Callers must not modify them.
 func (e *Engine) Tools() []*catalog.Tool { return e.tools }
 
-// ToolProduct is the product of document doc.
-func (e *Engine) ToolProduct(doc int) *catalog.Product { return e.products[e.docs[doc].product] }
-
 // Executable reports whether a search without filters may return document
 // doc (its interface lets an agent run it).
 func (e *Engine) Executable(doc int) bool { return e.docs[doc].executable }

@@ -436,3 +436,44 @@ func FuzzScopeHidesTools(f *testing.F) {
 		}
 	})
 }
+
+// TestScopeHiddenProductIsUnknown: a product every tool of which the scope
+// hides (by exclude_canonical or by effects) does not exist for the
+// request, so naming it in product_ids gets the very error bytes an
+// unknown product gets, and those of a catalog built without it; accepting
+// it would tell the client that the hidden product exists.
+func TestScopeHiddenProductIsUnknown(t *testing.T) {
+	products := scopeProducts()
+	e, err := engine.New(&catalog.Catalog{Products: products}, profile.GenericV1)
+	require.NoError(t, err)
+	without, err := engine.New(&catalog.Catalog{Products: products[:3]}, profile.GenericV1)
+	require.NoError(t, err)
+	require.Equal(t, "vault", products[3].ID)
+	errorBytes := func(e *engine.Engine, r wire.SearchRequest) string {
+		t.Helper()
+		r.Version = wire.SearchVersion
+		request, err := json.Marshal(r)
+		require.NoError(t, err)
+		_, err = e.SearchJSON(request)
+		return string(typedError(t, err).AppendJSON(nil))
+	}
+	for _, scope := range []*wire.SearchScope{
+		{ExcludeCanonical: []string{"vault.reveal", "vault.rotate"}},
+		{Effects: []string{"destructive"}},
+		{ProductIDs: []string{"chat", "vault"}, ExcludeCanonical: []string{"vault.reveal", "vault.rotate"}},
+	} {
+		for _, r := range []wire.SearchRequest{{Query: "rotate a secret"}, {Pattern: "secret"}, {Subqueries: []string{"secret", "send"}}} {
+			r.Scope = scope
+			r.ProductIDs = []string{"nosuch"}
+			unknown := errorBytes(e, r)
+			require.Contains(t, unknown, `"unknown_product"`)
+			r.ProductIDs = []string{"vault"}
+			hidden := errorBytes(e, r)
+			require.Equal(t, strings.ReplaceAll(unknown, "nosuch", "vault"), hidden, "scope %+v, request %+v", *scope, r)
+			require.Equal(t, errorBytes(without, wire.SearchRequest{Query: r.Query, Pattern: r.Pattern, Subqueries: r.Subqueries, ProductIDs: r.ProductIDs}), hidden)
+		}
+	}
+	// A product with one tool left in the scope is known.
+	r := search(t, e, wire.SearchRequest{Query: "secret", ProductIDs: []string{"vault"}, Scope: &wire.SearchScope{ExcludeCanonical: []string{"vault.rotate"}}})
+	require.Equal(t, []string{"vault.reveal"}, paths(r))
+}

@@ -68,14 +68,14 @@ func (e *Engine) answer(request wire.SearchRequest, dst []byte, encodeOnly bool)
 
 // scope is a validated wire.SearchScope: what it lets in.
 type scope struct {
-	products []string // its product_ids, sorted, unique (empty: every product)
-	tools    []bool   // per document: in the scope
+	tools []bool // per document: in the scope
 	// eligible is tools without the tools an agent may not run: the
 	// eligibility of a request without filters of its own (read-only,
 	// shared by its subqueries).
 	eligible []bool
-	// productsIn marks, per product, those with a tool in the scope: the
-	// only products a query can name (the named-product lift).
+	// productsIn marks, per product, those with a tool in the scope (every
+	// product, when the scope is empty): the only products a query can
+	// name (the named-product lift) or a product_ids filter may hold.
 	productsIn []bool
 }
 

@@ -65,10 +65,13 @@ func (e *Engine) validateFilters(q query, r wire.SearchRequest) (query, *wire.Er
 		}
 	}
 	for _, product := range q.products {
-		_, ok := e.productByID[product]
-		// A product outside the scope is not in the catalog for this
-		// request, and is refused in the same words.
-		if !ok || q.scope != nil && len(q.scope.products) > 0 && !contains(q.scope.products, product) {
+		i, ok := e.productByID[product]
+		// A product without a tool in the scope (outside scope.product_ids,
+		// or every tool of it hidden by scope.effects or
+		// scope.exclude_canonical) is not in the catalog for this request,
+		// and is refused in the same words: accepting it would tell the
+		// client that a product it may not see exists.
+		if !ok || q.scope != nil && !q.scope.productsIn[i] {
 			return query{}, wire.Validation("unknown_product", fmt.Sprintf("product %q is not in this catalog", product))
 		}
 	}
@@ -122,8 +125,7 @@ func (e *Engine) validateScope(r *wire.SearchScope) (*scope, *wire.Error) {
 			return nil, wire.Validation("unknown_product", fmt.Sprintf("scope.product_ids: product %q is not in this catalog", product))
 		}
 	}
-	s := &scope{products: products,
-		tools: make([]bool, len(e.tools)), eligible: make([]bool, len(e.tools)), productsIn: make([]bool, len(e.products))}
+	s := &scope{tools: make([]bool, len(e.tools)), eligible: make([]bool, len(e.tools)), productsIn: make([]bool, len(e.products))}
 	var productIn []bool // by product position; nil: every product
 	if len(products) > 0 {
 		productIn = make([]bool, len(e.products))
@@ -148,6 +150,13 @@ func (e *Engine) validateScope(r *wire.SearchScope) (*scope, *wire.Error) {
 		s.eligible[doc] = in && e.docs[doc].executable
 		if in {
 			s.productsIn[e.docs[doc].product] = true
+		}
+	}
+	if len(products) == 0 && len(effects) == 0 && len(excluded) == 0 {
+		// The empty scope is the whole catalog, a product without tools
+		// included, so that it answers as no scope does.
+		for i := range s.productsIn {
+			s.productsIn[i] = true
 		}
 	}
 	return s, nil

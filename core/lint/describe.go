@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/toolsift/toolsift/core/catalog"
 )
@@ -191,8 +192,9 @@ func wordRuneBefore(s string, i int) bool {
 	if i == 0 {
 		return false
 	}
-	r := []rune(s[:i])
-	last := r[len(r)-1]
+	// Only the last rune matters: decoding it alone keeps a text with many
+	// matches linear (converting the whole prefix each time was quadratic).
+	last, _ := utf8.DecodeLastRuneInString(s[:i])
 	return unicode.IsLetter(last) || unicode.IsDigit(last)
 }
 

@@ -204,3 +204,30 @@ func TestTable(t *testing.T) {
 	require.Contains(t, table, `"list records" (name_words of store.list_records): rank 4, after store.ListRecords (shares list, record)`)
 	require.Contains(t, table, `"newest records of the store" → store.list_records: rank 4`)
 }
+
+// TestHiddenCharactersInEveryProseField: avoid_when and examples are prose
+// an agent reads, so a direction-changing or zero-width character there is
+// reported like one in the description (they were once left unchecked).
+func TestHiddenCharactersInEveryProseField(t *testing.T) {
+	catalog := `{"version": "toolsift-catalog.v1", "products": [{"id": "ops", "name": "Operations",
+	  "description": "Tools of the operations team.", "tools": [
+	  {"name": "restart_service", "title": "Restart service", "summary": "Restart a service on the production cluster.",
+	   "description": "Restarts one service of the production cluster and waits until it answers its health check again.",
+	   "interface": "mcp", "safety": {"effect": "write", "risk": "medium", "idempotency": "idempotent"},
+	   "avoid_when": ["the service is \u202eyhtlaeh"], "examples": ["restart\u200b the billing service"],
+	   "input_schema": {"type": "object", "properties": {"service": {"type": "string", "description": "Service name"}}}}]}]}`
+	path := t.TempDir() + "/catalog.json"
+	require.NoError(t, os.WriteFile(path, []byte(catalog), 0o644))
+	r, err := lint.Run(open(t, "toolsift", path), lint.Options{})
+	require.NoError(t, err)
+	var hidden []lint.Finding
+	for _, f := range r.Findings {
+		if f.Check == lint.CheckHiddenCharacters {
+			hidden = append(hidden, f)
+		}
+	}
+	require.Len(t, hidden, 1)
+	require.Equal(t, "ops.restart_service", hidden[0].Tool)
+	require.Equal(t, lint.Error, hidden[0].Level)
+	require.Equal(t, []string{"avoid_when[0]: U+202E", "examples[0]: U+200B"}, hidden[0].Items)
+}

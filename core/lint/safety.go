@@ -119,15 +119,38 @@ func deletingName(tool *catalog.Tool) string {
 	return ""
 }
 
-// toolProse is the prose an agent reads about a tool: title, summary,
+// proseField is one named piece of the prose an agent reads about a tool.
+type proseField struct{ name, text string }
+
+// proseFields is the prose an agent reads about a tool: title, summary,
 // description, use_when, avoid_when, examples, parameter descriptions.
-func toolProse(tool *catalog.Tool) string {
-	parts := []string{tool.Title, tool.Selection.AgentSummary, tool.Description}
-	parts = append(parts, tool.Selection.UseWhen...)
-	parts = append(parts, tool.Selection.AvoidWhen...)
-	parts = append(parts, tool.Selection.Examples...)
+// Every check over a tool's prose reads this one list, so a field added
+// here is checked everywhere (hidden characters once missed avoid_when and
+// examples because they kept a list of their own).
+func proseFields(tool *catalog.Tool) []proseField {
+	fields := []proseField{{"title", tool.Title}, {"summary", tool.Selection.AgentSummary}, {"description", tool.Description}}
+	for _, list := range []struct {
+		name  string
+		lines []string
+	}{{"use_when", tool.Selection.UseWhen}, {"avoid_when", tool.Selection.AvoidWhen}, {"examples", tool.Selection.Examples}} {
+		for i, line := range list.lines {
+			fields = append(fields, proseField{fmt.Sprintf("%s[%d]", list.name, i), line})
+		}
+	}
 	for _, p := range tool.Params() {
-		parts = append(parts, p.Description, p.InterfaceDescription)
+		// One field per parameter, its two descriptions a line each, so a
+		// parameter is named once in a finding.
+		fields = append(fields, proseField{"parameter " + p.Name, p.Description + "\n" + p.InterfaceDescription})
+	}
+	return fields
+}
+
+// toolProse is the text of proseFields, one field a line.
+func toolProse(tool *catalog.Tool) string {
+	fields := proseFields(tool)
+	parts := make([]string, len(fields))
+	for i, f := range fields {
+		parts[i] = f.text
 	}
 	return strings.Join(parts, "\n")
 }
@@ -240,18 +263,9 @@ func identifierTokens(s string) []string {
 // hiddenCharacters reports invisible and direction-changing characters
 // in a tool's prose (the import already refuses them in names and IDs).
 func (l *linter) hiddenCharacters(path string, tool *catalog.Tool) {
-	fields := []struct{ name, text string }{
-		{"title", tool.Title}, {"summary", tool.Selection.AgentSummary}, {"description", tool.Description},
-	}
-	for i, s := range tool.Selection.UseWhen {
-		fields = append(fields, struct{ name, text string }{fmt.Sprintf("use_when[%d]", i), s})
-	}
-	for _, p := range tool.Params() {
-		fields = append(fields, struct{ name, text string }{"parameter " + p.Name, p.Description + p.InterfaceDescription})
-	}
 	level := ""
 	var items []string
-	for _, f := range fields {
+	for _, f := range proseFields(tool) {
 		var found []string
 		for _, r := range f.text {
 			if !hidden(r) {
