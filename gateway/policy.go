@@ -414,7 +414,6 @@ type view struct {
 	visible  map[string]bool // canonical path → visible
 	tooLarge bool            // the exclusion list does not fit a request
 	empty    bool            // the rule sees no tool of this catalog
-	servers  map[string]bool // server name → visible
 	// scope is what every request of the view carries (requests share it:
 	// it is only read). Its exclusion lists, sorted, the hidden tools that
 	// its products and effects leave.
@@ -459,14 +458,13 @@ func (g *Gateway) viewOf(gen *generation, rule *Rule) *view {
 }
 
 func computeView(gen *generation, rule *Rule) *view {
-	v := &view{rule: rule, visible: map[string]bool{}, servers: map[string]bool{}}
+	v := &view{rule: rule, visible: map[string]bool{}}
 	products := map[string]bool{}
 	riskiest := -1
 	paths := slices.Sorted(maps.Keys(gen.routes))
 	for _, p := range paths {
 		r := gen.routes[p]
 		if rule.seesServer(r.server.cfg.Name) {
-			v.servers[r.server.cfg.Name] = true
 			products[r.tool.ProductID] = true
 		}
 		if ok, _ := rule.verdict(r); ok {
@@ -501,13 +499,14 @@ func computeView(gen *generation, rule *Rule) *view {
 	return v
 }
 
-// filter puts v into sr as its scope: the caller's servers must be visible
-// ones (another is answered as the engine answers a product it does not
-// know), and the caller's own filters (servers, effects, exclusions) are
+// filter puts v into sr as its scope: a server of the caller's that the
+// scope hides is answered as one the catalog lacks (the engine's own
+// unknown_product, for a product with no tool in the scope), and the
+// caller's own filters (servers, effects, exclusions) are
 // left as they are, to narrow the search inside the scope. The engine then
 // ranks only visible tools, so an answer holds up to limit of them, in the
 // engine's own order and bytes, and names no hidden tool.
-func (v *view) filter(sr *wire.SearchRequest, serverNames []string) *wire.Error {
+func (v *view) filter(sr *wire.SearchRequest) *wire.Error {
 	if v.empty {
 		return wire.Discovery("catalog_empty", "no tool of the catalog serving is visible to this client (the gateway's policy)")
 	}
@@ -515,11 +514,6 @@ func (v *view) filter(sr *wire.SearchRequest, serverNames []string) *wire.Error 
 		return wire.Internal("policy_view_too_large", fmt.Sprintf(
 			"%s hides %d tools one by one, more than a search request can carry; give the rule fewer servers or a lower effect ceiling, so that servers or effects hide them whole",
 			v.rule.label, len(v.scope.ExcludeCanonical)))
-	}
-	for i, name := range serverNames {
-		if !v.servers[name] {
-			return wire.Validation("unknown_product", fmt.Sprintf("product %q is not in this catalog", sr.ProductIDs[i]))
-		}
 	}
 	sr.Scope = v.scope
 	return nil
@@ -550,13 +544,13 @@ func (g *Gateway) checkPolicy(ctx context.Context, req *mcp.CallToolRequest, r r
 // restrictSearch narrows sr to the view of the caller of req, which it
 // returns (nil when the caller's rule sees everything). names are the
 // servers the caller asked for.
-func (g *Gateway) restrictSearch(ctx context.Context, req *mcp.CallToolRequest, gen *generation, sr *wire.SearchRequest, names []string) (*view, *wire.Error) {
+func (g *Gateway) restrictSearch(ctx context.Context, req *mcp.CallToolRequest, gen *generation, sr *wire.SearchRequest) (*view, *wire.Error) {
 	p := g.policy()
 	v := g.viewOf(gen, p.ruleFor(ctx, req))
 	if v == nil {
 		return nil, nil
 	}
-	return v, v.filter(sr, names)
+	return v, v.filter(sr)
 }
 
 // visibleShared keeps the paths of a shared name that v shows.

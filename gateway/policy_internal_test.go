@@ -48,7 +48,7 @@ func TestViewFilters(t *testing.T) {
 	require.Equal(t, []string{"a"}, v.products)
 	require.Equal(t, []string{"read"}, v.effects)
 	sr := wire.SearchRequest{}
-	require.Nil(t, v.filter(&sr, nil))
+	require.Nil(t, v.filter(&sr))
 	require.Equal(t, &wire.SearchScope{ProductIDs: []string{"a"}, Effects: []string{"read"}, ExcludeCanonical: []string{"a.raised"}}, sr.Scope,
 		"annotated read, write by the guard: hidden by path")
 	require.Empty(t, sr.ProductIDs, "the scope, not the filters, holds the policy")
@@ -58,14 +58,16 @@ func TestViewFilters(t *testing.T) {
 	// The caller's filters stay as they are (the engine applies them inside
 	// the scope: write tools, none visible, give an empty answer).
 	sr = wire.SearchRequest{Effects: []string{"WRITE"}, ExcludeCanonical: []string{"a.zzz"}}
-	require.Nil(t, v.filter(&sr, nil))
+	require.Nil(t, v.filter(&sr))
 	require.Equal(t, []string{"WRITE"}, sr.Effects)
 	require.Equal(t, []string{"a.zzz"}, sr.ExcludeCanonical)
 	require.Same(t, v.scope, sr.Scope, "requests share the view's scope")
 
-	// A server the rule hides is a product the catalog lacks.
+	// A server the rule hides is outside the scope, so the engine answers it
+	// as a product the catalog lacks (unknown_product: TestPolicyFiltersSearchInspectAndCall).
 	sr = wire.SearchRequest{ProductIDs: []string{"b"}}
-	require.Equal(t, "unknown_product", v.filter(&sr, []string{"b"}).Reason)
+	require.Nil(t, v.filter(&sr))
+	require.NotContains(t, sr.Scope.ProductIDs, "b")
 
 	// destructive on a server without allowDestructive is write at most.
 	p = mustPolicy(t, `{"default": {"servers": {"*": {"effects": "destructive", "denyTools": ["read*"]}}}}`)
@@ -73,18 +75,18 @@ func TestViewFilters(t *testing.T) {
 	require.Equal(t, map[string]bool{"a.raised": true, "a.write0": true, "b.drop": true}, v.visible)
 	require.Nil(t, v.effects, "a destructive tool is visible: no effect filter")
 	sr = wire.SearchRequest{}
-	require.Nil(t, v.filter(&sr, nil))
+	require.Nil(t, v.filter(&sr))
 	require.Equal(t, &wire.SearchScope{ProductIDs: []string{"a", "b"}, ExcludeCanonical: []string{"a.read0", "a.wipe", "b.read0"}}, sr.Scope)
 
 	// Nothing visible, and an exclusion list past a request's size.
 	p = mustPolicy(t, `{"default": {"servers": {}}}`)
 	sr = wire.SearchRequest{}
-	require.Equal(t, "catalog_empty", computeView(gen, p.Default).filter(&sr, nil).Reason)
+	require.Equal(t, "catalog_empty", computeView(gen, p.Default).filter(&sr).Reason)
 	many := map[string][][2]string{"a": {{"read0", "read"}}}
 	for i := range 2000 {
 		many["a"] = append(many["a"], [2]string{fmt.Sprintf("read_tool_with_a_long_name_%04d", i), "read"})
 	}
 	p = mustPolicy(t, `{"default": {"servers": {"a": {"tools": ["read0"]}}}}`)
 	sr = wire.SearchRequest{}
-	require.Equal(t, "policy_view_too_large", computeView(testGeneration(servers, many), p.Default).filter(&sr, nil).Reason)
+	require.Equal(t, "policy_view_too_large", computeView(testGeneration(servers, many), p.Default).filter(&sr).Reason)
 }

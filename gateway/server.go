@@ -50,7 +50,7 @@ func (g *Gateway) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*m
 		Version: wire.SearchVersion, Query: args.Query, Subqueries: args.Subqueries, Limit: args.Limit,
 		ProductIDs: products, Effects: args.Effects, ExcludeCanonical: args.Exclude,
 	}
-	view, werr := g.restrictSearch(ctx, req, gen, &sr, args.Servers)
+	view, werr := g.restrictSearch(ctx, req, gen, &sr)
 	if werr != nil {
 		return errorResult(werr), nil
 	}
